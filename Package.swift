@@ -1,0 +1,79 @@
+// swift-tools-version:6.1
+
+import PackageDescription
+
+let package = Package(
+    name: "MigrationBench",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "migration-bench", targets: ["MigrationBenchCLI"]),
+        .library(name: "ObjectModel", targets: ["ObjectModel"]),
+        .library(name: "PersistentStore", targets: ["PersistentStore"]),
+        .library(name: "DataGeneration", targets: ["DataGeneration"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+    ],
+    targets: [
+        // System libraries.
+        .systemLibrary(
+            name: "CSQLite",
+            pkgConfig: "sqlite3",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+        .systemLibrary(
+            name: "CJemalloc",
+            pkgConfig: "jemalloc",
+            providers: [.apt(["libjemalloc-dev"]), .brew(["jemalloc"])]
+        ),
+
+        // Libraries, from the bottom up.
+        .target(name: "SQLiteDatabase", dependencies: ["CSQLite"]),
+        .target(
+            name: "ObjectModel",
+            dependencies: [
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Yams", package: "Yams"),
+            ]
+        ),
+        .target(name: "PersistentStore", dependencies: ["SQLiteDatabase", "ObjectModel"]),
+        .target(name: "DataGeneration", dependencies: ["PersistentStore", "ObjectModel", "SQLiteDatabase"]),
+        .target(name: "Instrumentation"),
+
+        // The command-line tool; the only target that links jemalloc.
+        .executableTarget(
+            name: "MigrationBenchCLI",
+            dependencies: [
+                "CJemalloc",
+                "DataGeneration",
+                "Instrumentation",
+                "ObjectModel",
+                "PersistentStore",
+                "SQLiteDatabase",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+
+        // Tests: one target per module, plus end-to-end tests of the built executable.
+        .testTarget(name: "SQLiteDatabaseTests", dependencies: ["SQLiteDatabase"]),
+        .testTarget(name: "ObjectModelTests", dependencies: ["ObjectModel"], resources: [.copy("Fixtures")]),
+        .testTarget(
+            name: "PersistentStoreTests",
+            dependencies: ["PersistentStore", "ObjectModel", "SQLiteDatabase"],
+            resources: [.copy("Fixtures")]
+        ),
+        .testTarget(name: "DataGenerationTests", dependencies: ["DataGeneration", "PersistentStore", "ObjectModel"]),
+        .testTarget(name: "MigrationBenchCLITests", dependencies: ["MigrationBenchCLI"]),
+    ]
+)
+
+for target in package.targets where [.executable, .test, .regular].contains(target.type) {
+    var settings = target.swiftSettings ?? []
+    settings.append(.swiftLanguageMode(.v6))
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+    settings.append(.enableUpcomingFeature("InternalImportsByDefault"))
+    target.swiftSettings = settings
+}

@@ -1,0 +1,61 @@
+/// The ordered versions of one model, oldest first, and which one is current.
+public struct ModelHistory: Sendable, Hashable {
+    /// The versions, oldest first.
+    public let versions: [ModelVersion]
+    /// The name of the current version: the one new stores are created at, and the default target.
+    public let currentVersionName: String
+    /// Where the model was read from, when it came from a file.
+    public let source: String?
+
+    /// Creates a history; the current version defaults to the last one.
+    ///
+    /// - Throws: ``ModelError`` when there are no versions, two share a name, or `currentVersion` is unknown.
+    public init(versions: [ModelVersion], currentVersion: String? = nil, source: String? = nil) throws(ModelError) {
+        guard let last = versions.last else {
+            throw ModelError(.emptyModel, "the model has no versions", file: source)
+        }
+        var names: Set<String> = []
+        for version in versions where !names.insert(version.name).inserted {
+            throw ModelError(.duplicateName, "two versions are named '\(version.name)'", file: source)
+        }
+        let current = currentVersion ?? last.name
+        guard names.contains(current) else {
+            throw ModelError(
+                .unknownVersion,
+                "current version '\(current)' is not one of: \(versions.map(\.name).joined(separator: ", "))",
+                file: source)
+        }
+        self.versions = versions
+        self.currentVersionName = current
+        self.source = source
+    }
+
+    /// The current version.
+    public var currentVersion: ModelVersion { versions.first { $0.name == currentVersionName }! }
+
+    /// The version named `name`.
+    public func version(named name: String) -> ModelVersion? {
+        versions.first { $0.name == name }
+    }
+
+    /// The version named `name`, or an error that lists the known names.
+    public func requireVersion(_ name: String) throws(ModelError) -> ModelVersion {
+        guard let version = version(named: name) else {
+            throw ModelError(
+                .unknownVersion,
+                "no version '\(name)'; the model has: \(versions.map(\.name).joined(separator: ", "))",
+                file: source)
+        }
+        return version
+    }
+
+    /// The newest version whose entity hashes equal `hashes` exactly, as Core Data decides compatibility.
+    public func version(matching hashes: [String: VersionHash]) -> ModelVersion? {
+        versions.last { $0.versionHashes == hashes }
+    }
+
+    /// The position of the version named `name`, oldest first.
+    public func index(of name: String) -> Int? {
+        versions.firstIndex { $0.name == name }
+    }
+}
