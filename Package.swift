@@ -58,12 +58,9 @@ let package = Package(
 
         // Tests: one target per module, plus end-to-end tests of the built executable.
         .testTarget(name: "SQLiteDatabaseTests", dependencies: ["SQLiteDatabase"]),
-        .testTarget(name: "ObjectModelTests", dependencies: ["ObjectModel"], resources: [.copy("Fixtures")]),
-        .testTarget(
-            name: "PersistentStoreTests",
-            dependencies: ["PersistentStore", "ObjectModel", "SQLiteDatabase"],
-            resources: [.copy("Fixtures")]
-        ),
+        .target(name: "TestFixtures", path: "Tests/TestFixtures", resources: [.copy("Fixtures")]),
+        .testTarget(name: "ObjectModelTests", dependencies: ["ObjectModel", "TestFixtures"]),
+        .testTarget(name: "PersistentStoreTests", dependencies: ["PersistentStore", "ObjectModel", "SQLiteDatabase", "TestFixtures"]),
         .testTarget(name: "DataGenerationTests", dependencies: ["DataGeneration", "PersistentStore", "ObjectModel"]),
         .testTarget(name: "MigrationBenchCLITests", dependencies: ["MigrationBenchCLI"]),
     ]

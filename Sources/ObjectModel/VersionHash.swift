@@ -1,5 +1,5 @@
 import Crypto
-public import Foundation
+import Foundation
 
 /// The 32-byte fingerprint of an entity that Core Data stores in `NSStoreModelVersionHashes`.
 ///
