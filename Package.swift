@@ -53,15 +53,24 @@ let package = Package(
                 "PersistentStore",
                 "SQLiteDatabase",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Yams", package: "Yams"),
             ]
         ),
 
         // Tests: one target per module, plus end-to-end tests of the built executable.
         .testTarget(name: "SQLiteDatabaseTests", dependencies: ["SQLiteDatabase"]),
-        .target(name: "TestFixtures", path: "Tests/TestFixtures", resources: [.copy("Fixtures")]),
+        .target(
+            name: "TestFixtures",
+            dependencies: ["ObjectModel"],
+            path: "Tests/TestFixtures",
+            resources: [.copy("Fixtures")]
+        ),
         .testTarget(name: "ObjectModelTests", dependencies: ["ObjectModel", "TestFixtures"]),
         .testTarget(name: "PersistentStoreTests", dependencies: ["PersistentStore", "ObjectModel", "SQLiteDatabase", "TestFixtures"]),
-        .testTarget(name: "DataGenerationTests", dependencies: ["DataGeneration", "PersistentStore", "ObjectModel"]),
+        .testTarget(
+            name: "DataGenerationTests",
+            dependencies: ["DataGeneration", "PersistentStore", "ObjectModel", "SQLiteDatabase", "TestFixtures"]
+        ),
         .testTarget(name: "MigrationBenchCLITests", dependencies: ["MigrationBenchCLI"]),
     ]
 )

@@ -64,6 +64,7 @@ public struct ModelError: Error, Sendable, Hashable, CustomStringConvertible {
         return copy
     }
 
+    /// The message, prefixed with the file, line, version, entity and property it concerns.
     public var description: String {
         var where_: [String] = []
         if let file {

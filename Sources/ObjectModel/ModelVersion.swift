@@ -48,10 +48,12 @@ public struct ModelVersion: Sendable, Hashable {
         var indexByName: [String: Int] = [:]
         for (index, entity) in sorted.enumerated() {
             guard Self.isValidName(entity.name) else {
-                throw ModelError(.invalidName, "'\(entity.name)' is not a valid entity name", version: name)
+                throw ModelError(
+                    .invalidName, "'\(entity.name)' is not a valid entity name", version: name, entity: entity.name)
             }
             if indexByName.updateValue(index, forKey: entity.name) != nil {
-                throw ModelError(.duplicateName, "two entities are named '\(entity.name)'", version: name)
+                throw ModelError(
+                    .duplicateName, "two entities are named '\(entity.name)'", version: name, entity: entity.name)
             }
         }
         self.name = name
@@ -139,10 +141,12 @@ public struct ModelVersion: Sendable, Hashable {
     /// Core Data's `NSStoreModelVersionHashesDigest` of this version.
     public var versionHashesDigest: String { VersionHashing.digest(of: versionHashes) }
 
+    /// Versions are equal when their names and entities are (hashes follow from the entities).
     public static func == (lhs: ModelVersion, rhs: ModelVersion) -> Bool {
         lhs.name == rhs.name && lhs.entities == rhs.entities
     }
 
+    /// Hashes the name and the entities, as `==` compares them.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(name)
         hasher.combine(entities)
@@ -152,7 +156,9 @@ public struct ModelVersion: Sendable, Hashable {
 
     static func isValidName(_ name: String) -> Bool {
         guard let first = name.unicodeScalars.first, first.properties.isAlphabetic || first == "_" else { return false }
-        return name.unicodeScalars.allSatisfy { $0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "_" }
+        return name.unicodeScalars.allSatisfy {
+            $0.properties.isAlphabetic || $0.properties.numericType != nil || $0 == "_"
+        }
     }
 
     private static func resolve(
@@ -167,11 +173,13 @@ public struct ModelVersion: Sendable, Hashable {
             while let parent = next {
                 guard let parentIndex = indexByName[parent] else {
                     throw ModelError(
-                        .unknownEntity, "parent entity '\(parent)' does not exist", version: version, entity: entity.name)
+                        .unknownEntity, "parent entity '\(parent)' does not exist", version: version,
+                        entity: entity.name)
                 }
                 if parent == entity.name || chain.contains(parent) {
                     let cycle = ([entity.name] + chain + [parent]).joined(separator: " → ")
-                    throw ModelError(.inheritanceCycle, "inheritance cycle: \(cycle)", version: version, entity: entity.name)
+                    throw ModelError(
+                        .inheritanceCycle, "inheritance cycle: \(cycle)", version: version, entity: entity.name)
                 }
                 chain.append(parent)
                 next = entities[parentIndex].parent
@@ -220,8 +228,10 @@ public struct ModelVersion: Sendable, Hashable {
                 }
             }
             let children = entities.filter { $0.parent == entity.name }.map(\.name)
-            result.append(ResolvedProperties(
-                attributes: attributes, relationships: relationships, ancestors: ancestorsOf[index], children: children))
+            result.append(
+                ResolvedProperties(
+                    attributes: attributes, relationships: relationships, ancestors: ancestorsOf[index],
+                    children: children))
         }
         return result
     }
@@ -234,11 +244,13 @@ public struct ModelVersion: Sendable, Hashable {
         version: String
     ) throws(ModelError) {
         guard isValidName(name) else {
-            throw ModelError(.invalidName, "'\(name)' is not a valid property name", version: version, entity: owner, property: name)
+            throw ModelError(
+                .invalidName, "'\(name)' is not a valid property name", version: version, entity: owner, property: name)
         }
         guard seen.insert(name).inserted else {
             let detail = owner == entity ? "is declared twice" : "is declared twice (once inherited)"
-            throw ModelError(.duplicateName, "property '\(name)' \(detail)", version: version, entity: entity, property: name)
+            throw ModelError(
+                .duplicateName, "property '\(name)' \(detail)", version: version, entity: entity, property: name)
         }
     }
 
@@ -272,7 +284,9 @@ public struct ModelVersion: Sendable, Hashable {
                 if relationship.minCount < 0 || relationship.maxCount < 0
                     || (relationship.maxCount > 0 && relationship.minCount > relationship.maxCount)
                 {
-                    throw fail(.invalidProperty, "minCount \(relationship.minCount) and maxCount \(relationship.maxCount) do not fit")
+                    throw fail(
+                        .invalidProperty,
+                        "minCount \(relationship.minCount) and maxCount \(relationship.maxCount) do not fit")
                 }
                 if !relationship.isToMany && relationship.isOrdered {
                     throw fail(.invalidProperty, "only a to-many relationship can be ordered")
@@ -283,17 +297,20 @@ public struct ModelVersion: Sendable, Hashable {
                         .inverseMismatch,
                         "inverse '\(inverseName)' is not a relationship of '\(relationship.destination)'")
                 }
-                guard self.entity(entity.name, isKindOf: inverse.destination)
-                    || self.entity(inverse.destination, isKindOf: entity.name)
+                guard
+                    self.entity(entity.name, isKindOf: inverse.destination)
+                        || self.entity(inverse.destination, isKindOf: entity.name)
                 else {
                     throw fail(
                         .inverseMismatch,
-                        "inverse '\(relationship.destination).\(inverseName)' points to '\(inverse.destination)', not '\(entity.name)'")
+                        "inverse '\(relationship.destination).\(inverseName)' points to '\(inverse.destination)', not '\(entity.name)'"
+                    )
                 }
                 if let back = inverse.inverse, back != relationship.name {
                     throw fail(
                         .inverseMismatch,
-                        "inverse '\(relationship.destination).\(inverseName)' names '\(back)' as its inverse, not '\(relationship.name)'")
+                        "inverse '\(relationship.destination).\(inverseName)' names '\(back)' as its inverse, not '\(relationship.name)'"
+                    )
                 }
             }
         }

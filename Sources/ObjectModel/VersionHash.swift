@@ -44,8 +44,10 @@ public struct VersionHash: Sendable, Hashable, CustomStringConvertible, Comparab
         return String(decoding: text, as: UTF8.self)
     }
 
+    /// The 64 lower-case hexadecimal digits.
     public var description: String { hex }
 
+    /// Byte-wise order, so that hashes sort the same everywhere.
     public static func < (lhs: VersionHash, rhs: VersionHash) -> Bool {
         lhs.bytes.lexicographicallyPrecedes(rhs.bytes)
     }
@@ -64,12 +66,13 @@ public struct VersionHash: Sendable, Hashable, CustomStringConvertible, Comparab
 enum VersionHashing {
     static func hash(of attribute: Attribute) -> [UInt8] {
         var hasher = SHA256()
-        hasher.update(data: propertyBase(
-            name: attribute.name,
-            isOptional: attribute.isOptional,
-            isTransient: attribute.isTransient,
-            versionHashModifier: attribute.versionHashModifier
-        ))
+        hasher.update(
+            data: propertyBase(
+                name: attribute.name,
+                isOptional: attribute.isOptional,
+                isTransient: attribute.isTransient,
+                versionHashModifier: attribute.versionHashModifier
+            ))
         hasher.update(littleEndian: attribute.type.coreDataCode)
         if attribute.allowsExternalBinaryDataStorage { hasher.update(data: [0x01]) }
         if attribute.preserveAfterDeletion { hasher.update(data: [0x01]) }
@@ -78,12 +81,13 @@ enum VersionHashing {
 
     static func hash(of relationship: Relationship, in entity: String) -> [UInt8] {
         var hasher = SHA256()
-        hasher.update(data: propertyBase(
-            name: relationship.name,
-            isOptional: relationship.isOptional,
-            isTransient: relationship.isTransient,
-            versionHashModifier: relationship.versionHashModifier
-        ))
+        hasher.update(
+            data: propertyBase(
+                name: relationship.name,
+                isOptional: relationship.isOptional,
+                isTransient: relationship.isTransient,
+                versionHashModifier: relationship.versionHashModifier
+            ))
         hasher.update(data: Array(relationship.destination.utf8))
         if let inverse = relationship.inverse,
             !(inverse == relationship.name && relationship.destination == entity)

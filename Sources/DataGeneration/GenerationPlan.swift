@@ -1,0 +1,221 @@
+import ObjectModel
+import PersistentStore
+import SQLiteDatabase
+
+/// Everything the generation loop needs, worked out before the first row: primary-key ranges, value
+/// writers per column, and one assignment per stored relationship.
+struct GenerationPlan {
+    struct ToOneColumn {
+        let parameter: Int32
+        let orderKeyParameter: Int32?
+        let assignment: any ToOneAssignment
+        /// The first primary key of the declaring entity's range, from which ordinals count.
+        let sourceFirstPrimaryKey: Int64
+    }
+
+    struct EntityRows {
+        let count: Int
+        let firstPrimaryKey: Int64
+        let inserter: RowInserter
+        let attributes: [AttributeWriter]
+        let toOnes: [ToOneColumn]
+        let joins: [JoinAssignment]
+    }
+
+    /// Concrete entities with objects, in the order their rows are written (table by table, depth first).
+    let entityOrder: [String]
+    let entities: [String: EntityRows]
+    let bufferSize: Int
+
+    init(generator: StoreGenerator, store: Store) throws {
+        let version = generator.version
+        let dataset = generator.dataset
+        let layout = store.layout
+        let counts = generator.objectCounts
+
+        // Primary keys: contiguous per table, each entity's block after its parent's, so that every
+        // entity's whole hierarchy is one contiguous range.
+        var firstKey: [String: Int64] = [:]
+        var ranges: [String: ObjectRange] = [:]
+        var order: [String] = []
+        for table in layout.entityTables {
+            var next: Int64 = 1
+            for entity in table.entities {
+                firstKey[entity] = next
+                next += Int64(counts[entity] ?? 0)
+                if (counts[entity] ?? 0) > 0 { order.append(entity) }
+            }
+            for entity in table.entities {
+                let total = version.hierarchy(of: entity).reduce(0) { $0 + (counts[$1] ?? 0) }
+                ranges[entity] = ObjectRange(firstPrimaryKey: firstKey[entity]!, count: total)
+            }
+        }
+
+        let assignments = try Self.toOneAssignments(version: version, dataset: dataset, ranges: ranges)
+        var maxLength = 64
+        var entities: [String: EntityRows] = [:]
+        for entity in order {
+            let inserter = try RowInserter(store: store, entity: entity)
+            let lineage = [entity] + version.ancestors(of: entity)
+            let unique = Set(lineage.flatMap { (version.entity(named: $0)?.uniquenessConstraints ?? []).flatMap { $0 } })
+            var writers: [AttributeWriter] = []
+            for attribute in version.attributes(of: entity) where !attribute.isTransient {
+                guard let parameter = inserter.parameter(for: attribute.name) else { continue }
+                let owner = lineage.first { version.entity(named: $0)!.attributes.contains(attribute) } ?? entity
+                let fill = dataset.attributes["\(entity).\(attribute.name)"] ?? dataset.attributes["\(owner).\(attribute.name)"]
+                let isBinary = [.binary, .transformable].contains(attribute.type)
+                let length = fill?.length ?? (isBinary ? dataset.binaryLength : dataset.stringLength)
+                maxLength = max(maxLength, length.max + 48)
+                let nullRatio = attribute.isOptional ? (fill?.nullRatio ?? dataset.nullRatio) : 0
+                writers.append(AttributeWriter(
+                    parameter: parameter,
+                    type: attribute.type,
+                    nullThreshold: UInt64(min(max(nullRatio, 0), 1) * 4_294_967_296),
+                    length: length,
+                    isUnique: unique.contains(attribute.name),
+                    distinct: fill?.distinct ?? 0,
+                    poolSalt: RandomSource(seed: dataset.seed, stream: "\(owner).\(attribute.name)").peek()))
+            }
+            var toOnes: [ToOneColumn] = []
+            for relationship in version.relationships(of: entity) where !relationship.isToMany && !relationship.isTransient {
+                guard let parameter = inserter.parameter(for: relationship.name) else { continue }
+                let owner = lineage.first { version.entity(named: $0)!.relationships.contains(relationship) } ?? entity
+                guard let assignment = assignments["\(owner).\(relationship.name)"] else { continue }
+                toOnes.append(ToOneColumn(
+                    parameter: parameter,
+                    orderKeyParameter: inserter.orderKeyParameter(for: relationship.name),
+                    assignment: assignment,
+                    sourceFirstPrimaryKey: ranges[owner]!.firstPrimaryKey))
+            }
+            var joins: [JoinAssignment] = []
+            for join in layout.joinTables where version.entity(entity, isKindOf: join.ownerEntity) {
+                joins.append(try JoinAssignment(
+                    table: join, store: store, dataset: dataset, ranges: ranges, counts: counts))
+            }
+            entities[entity] = EntityRows(
+                count: counts[entity]!, firstPrimaryKey: firstKey[entity]!, inserter: inserter,
+                attributes: writers, toOnes: toOnes, joins: joins)
+        }
+        self.entityOrder = order
+        self.entities = entities
+        self.bufferSize = maxLength
+    }
+
+    private static func toOneAssignments(
+        version: ModelVersion,
+        dataset: Dataset,
+        ranges: [String: ObjectRange]
+    ) throws -> [String: any ToOneAssignment] {
+        var result: [String: any ToOneAssignment] = [:]
+        for entity in version.entities {
+            for relationship in entity.relationships where !relationship.isToMany && !relationship.isTransient {
+                let key = "\(entity.name).\(relationship.name)"
+                guard result[key] == nil else { continue }
+                let sources = ranges[entity.name]!
+                let targets = ranges[relationship.destination]!
+                let required = !relationship.isOptional || relationship.minCount > 0
+                let inverse = version.inverse(of: relationship)
+                let inverseKey = relationship.inverse.map { "\(relationship.destination).\($0)" }
+                let fill = try Self.fill(key: key, required: required, dataset: dataset)
+                if required && sources.count > 0 && targets.count == 0 {
+                    throw GenerationError("\(key) is required, but '\(relationship.destination)' gets no objects")
+                }
+                var random = RandomSource(seed: dataset.seed, stream: key)
+                switch inverse {
+                case nil:
+                    result[key] = RandomToOne(key: key, sources: sources.count, fill: fill, targets: targets, random: random)
+                case let inverse? where inverse.isToMany:
+                    var filled = targets.count == 0 ? 0 : Int((Double(sources.count) * fill).rounded(.down))
+                    let minCount = max(inverse.minCount, inverse.isOptional ? 0 : 1)
+                    let maxCount = inverse.maxCount
+                    if maxCount > 0 && filled > targets.count * maxCount {
+                        guard !required else {
+                            throw GenerationError(
+                                "\(key) is required, but \(sources.count) objects cannot share \(targets.count) "
+                                    + "'\(relationship.destination)' objects of at most \(maxCount) each (\(inverseKey!))")
+                        }
+                        filled = targets.count * maxCount
+                    }
+                    if filled < targets.count * minCount {
+                        throw GenerationError(
+                            "\(inverseKey!) needs at least \(minCount) objects each, but only \(filled) '\(entity.name)' "
+                                + "objects are available for \(targets.count) '\(relationship.destination)' objects")
+                    }
+                    let average = targets.count == 0 ? 0 : Double(filled) / Double(targets.count)
+                    let range = dataset.relationships[inverseKey!]?.count
+                        ?? IntRange(Int((average * 0.5).rounded(.down)), Int((average * 1.5).rounded(.up)))
+                    result[key] = BlockToOne(
+                        key: key, children: sources.count, filled: filled, parents: targets, range: range,
+                        minCount: minCount, maxCount: maxCount, random: random)
+                case let inverse?:
+                    // One-to-one: both sides hold a foreign key; plan them together.
+                    let otherKey = inverseKey!
+                    let otherRequired = !inverse.isOptional || inverse.minCount > 0
+                    let otherFill = try Self.fill(key: otherKey, required: otherRequired, dataset: dataset)
+                    var pairs = Int((Double(min(sources.count, targets.count)) * min(fill, otherFill)).rounded(.down))
+                    if required { pairs = sources.count }
+                    if otherRequired { pairs = targets.count }
+                    if pairs > min(sources.count, targets.count) || (required && otherRequired && sources.count != targets.count) {
+                        throw GenerationError(
+                            "the one-to-one \(key) ↔ \(otherKey) cannot pair \(sources.count) '\(entity.name)' objects "
+                                + "with \(targets.count) '\(relationship.destination)' objects as the model requires")
+                    }
+                    let pairing = OneToOnePairing(first: sources, second: targets, pairs: pairs, random: &random)
+                    result[key] = OneToOnePairing.Side(key: key, pairing: pairing, isFirst: true)
+                    result[otherKey] = OneToOnePairing.Side(key: otherKey, pairing: pairing, isFirst: false)
+                }
+            }
+        }
+        return result
+    }
+
+    private static func fill(key: String, required: Bool, dataset: Dataset) throws(GenerationError) -> Double {
+        let fill = dataset.relationships[key]?.fill ?? 1
+        guard (0...1).contains(fill) else { throw GenerationError("dataset.relationships.\(key).fill must be between 0 and 1") }
+        if required && fill < 1 {
+            throw GenerationError("\(key) is required, so its fill must be 1 (the dataset says \(fill))")
+        }
+        return fill
+    }
+}
+
+/// The edges of one join table, generated as each owner object is written.
+final class JoinAssignment {
+    private let inserter: JoinRowInserter
+    private let targets: ObjectRange
+    private let range: IntRange
+    private var random: RandomSource
+
+    init(table: JoinTable, store: Store, dataset: Dataset, ranges: [String: ObjectRange], counts: [String: Int]) throws {
+        let version = store.version
+        let key = "\(table.ownerEntity).\(table.ownerRelationship)"
+        let relationship = version.relationship(table.ownerRelationship, of: table.ownerEntity)!
+        let targets = ranges[table.inverseEntity]!
+        var range = dataset.relationships[key]?.count
+            ?? table.inverseRelationship.flatMap { dataset.relationships["\(table.inverseEntity).\($0)"]?.count }
+            ?? IntRange(1, 3)
+        let minCount = max(relationship.minCount, relationship.isOptional ? 0 : 1)
+        let maxCount = min(relationship.maxCount == 0 ? Int.max : relationship.maxCount, targets.count)
+        if minCount > targets.count {
+            throw GenerationError("\(key) needs at least \(minCount) destinations, but '\(table.inverseEntity)' has \(targets.count) objects")
+        }
+        range = IntRange(min(max(range.min, minCount), maxCount), min(max(range.max, minCount), maxCount))
+        self.inserter = try JoinRowInserter(store: store, table: table)
+        self.targets = targets
+        self.range = range
+        self.random = RandomSource(seed: dataset.seed, stream: key)
+    }
+
+    /// Inserts the edges of the owner object `owner`: a count drawn from the range, to consecutive
+    /// (hence distinct) destinations from a random start.
+    func insertEdges(owner: Int64) throws {
+        guard targets.count > 0 else { return }
+        let count = random.within(range)
+        guard count > 0 else { return }
+        let start = random.below(targets.count)
+        for position in 0..<count {
+            let destination = targets.primaryKey(ofOrdinal: (start + position) % targets.count)
+            try inserter.insert(owner: owner, destination: destination, orderKeys: (Int64(position + 1), owner))
+        }
+    }
+}

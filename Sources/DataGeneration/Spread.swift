@@ -1,0 +1,68 @@
+/// Picks exactly `chosen` of `total` ordinals, evenly spread, without state or randomness.
+///
+/// Ordinal `i` is chosen when `⌊(i+1)·chosen/total⌋ > ⌊i·chosen/total⌋`; its rank among the chosen is
+/// `⌊i·chosen/total⌋`. Both directions are O(1), which lets the two sides of a one-to-one agree on their
+/// partners without remembering anything.
+struct Spread: Sendable {
+    let total: Int
+    let chosen: Int
+
+    init(total: Int, chosen: Int) {
+        precondition(chosen >= 0 && chosen <= total)
+        self.total = total
+        self.chosen = chosen
+    }
+
+    /// The rank of ordinal `i` among the chosen ones, or nil when it is not chosen.
+    func rank(of ordinal: Int) -> Int? {
+        guard chosen > 0 else { return nil }
+        let before = (ordinal * chosen) / total
+        let after = ((ordinal + 1) * chosen) / total
+        return after > before ? before : nil
+    }
+
+    /// The ordinal with rank `rank`.
+    func ordinal(ofRank rank: Int) -> Int {
+        ((rank + 1) * total + chosen - 1) / chosen - 1
+    }
+}
+
+/// A bijection of `0..<count`, `i ↦ (a·i + c) mod count`, with its inverse: partners that look shuffled.
+struct AffinePermutation: Sendable {
+    let count: Int
+    private let multiplier: Int
+    private let inverseMultiplier: Int
+    private let offset: Int
+
+    init(count: Int, random: inout RandomSource) {
+        self.count = max(count, 1)
+        var multiplier = self.count > 2 ? Int(random.below(self.count - 1)) + 1 : 1
+        while Self.gcd(multiplier, self.count) != 1 { multiplier += 1 }
+        self.multiplier = multiplier % self.count == 0 ? 1 : multiplier
+        self.inverseMultiplier = Self.modularInverse(self.multiplier, self.count)
+        self.offset = random.below(self.count)
+    }
+
+    func apply(_ value: Int) -> Int {
+        Int((Int128(multiplier) * Int128(value) + Int128(offset)) % Int128(count))
+    }
+
+    func invert(_ value: Int) -> Int {
+        let shifted = ((value - offset) % count + count) % count
+        return Int((Int128(inverseMultiplier) * Int128(shifted)) % Int128(count))
+    }
+
+    private static func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
+
+    private static func modularInverse(_ a: Int, _ modulus: Int) -> Int {
+        guard modulus > 1 else { return 0 }
+        var (oldR, r) = (a, modulus)
+        var (oldS, s) = (1, 0)
+        while r != 0 {
+            let quotient = oldR / r
+            (oldR, r) = (r, oldR - quotient * r)
+            (oldS, s) = (s, oldS - quotient * s)
+        }
+        return (oldS % modulus + modulus) % modulus
+    }
+}

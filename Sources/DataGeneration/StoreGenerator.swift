@@ -1,0 +1,160 @@
+import Foundation
+public import ObjectModel
+public import PersistentStore
+import SQLiteDatabase
+
+/// What a generation produced.
+public struct GenerationResult: Sendable, Hashable {
+    /// The model version of the store.
+    public let version: String
+    /// The seed used.
+    public let seed: UInt64
+    /// Objects per entity (concrete entities only).
+    public let objects: [String: Int]
+    /// Edges per stored relationship, keyed `Entity.relationship` (see ``Store/edgeCounts()``).
+    public let relationships: [String: Int]
+    /// Wall-clock seconds, from creating the file to the last sync.
+    public let seconds: Double
+
+    /// All objects.
+    public var totalObjects: Int { objects.values.reduce(0, +) }
+}
+
+/// Generates a synthetic store of any size at any model version, deterministically from a seed.
+///
+/// Every concrete entity gets `size × objects[entity]` objects (1 × size by default; abstract entities
+/// none). Relationships follow the model: inverses agree, min/max counts hold, required ones are filled.
+/// Rows are written in primary-key order through one reused prepared statement per entity, inside one
+/// transaction; memory stays flat whatever the size.
+///
+/// ```swift
+/// let generator = try StoreGenerator(version: history.currentVersion, dataset: Dataset(seed: 7), size: 100_000)
+/// let result = try generator.generate(at: "/tmp/store.sqlite") { done, total in … }
+/// ```
+public struct StoreGenerator: Sendable {
+    /// The model version to generate.
+    public let version: ModelVersion
+    /// The dataset description.
+    public let dataset: Dataset
+    /// The size that the dataset's multiples apply to.
+    public let size: Int
+    /// Objects per concrete entity.
+    public let objectCounts: [String: Int]
+
+    /// Checks `dataset` against `version` and works out the object counts.
+    ///
+    /// - Throws: ``GenerationError`` naming the entity or property that is unknown or cannot be satisfied.
+    public init(version: ModelVersion, dataset: Dataset = Dataset(), size: Int) throws(GenerationError) {
+        guard size >= 0 else { throw GenerationError("the size must not be negative (got \(size))") }
+        for (name, multiple) in dataset.objects {
+            guard let entity = version.entity(named: name) else {
+                throw GenerationError("dataset.objects names entity '\(name)', which version '\(version.name)' lacks")
+            }
+            if entity.isAbstract && multiple > 0 {
+                throw GenerationError("dataset.objects gives objects to '\(name)', which is abstract")
+            }
+            guard multiple >= 0, multiple.isFinite else {
+                throw GenerationError("dataset.objects.\(name) must be a non-negative number (got \(multiple))")
+            }
+        }
+        for key in dataset.relationships.keys {
+            let (entity, property) = Self.split(key)
+            guard version.relationship(property, of: entity) != nil else {
+                throw GenerationError("dataset.relationships names '\(key)', which is not a relationship of version '\(version.name)'")
+            }
+        }
+        for key in dataset.attributes.keys {
+            let (entity, property) = Self.split(key)
+            guard version.attribute(property, of: entity) != nil else {
+                throw GenerationError("dataset.attributes names '\(key)', which is not an attribute of version '\(version.name)'")
+            }
+        }
+        var counts: [String: Int] = [:]
+        for entity in version.entities where !entity.isAbstract {
+            counts[entity.name] = Int((Double(size) * (dataset.objects[entity.name] ?? 1)).rounded())
+        }
+        self.version = version
+        self.dataset = dataset
+        self.size = size
+        self.objectCounts = counts
+    }
+
+    /// The number of objects the store will hold.
+    public var totalObjects: Int { objectCounts.values.reduce(0, +) }
+
+    /// Creates the store at `path` and fills it.
+    ///
+    /// - Parameter progress: called now and then with the objects written so far and the total.
+    public func generate(at path: String, progress: ((Int, Int) -> Void)? = nil) throws -> GenerationResult {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let store = try Store.create(at: path, version: version, uuid: storeUUID)
+        let plan = try GenerationPlan(generator: self, store: store)
+        let total = totalObjects
+        var written = 0
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: plan.bufferSize, alignment: 8)
+        defer { buffer.deallocate() }
+
+        try store.connection.transaction {
+            for entity in plan.entityOrder {
+                let rows = plan.entities[entity]!
+                var random = RandomSource(seed: dataset.seed, stream: entity)
+                for ordinal in 0..<rows.count {
+                    let primaryKey = rows.firstPrimaryKey + Int64(ordinal)
+                    try rows.inserter.begin(primaryKey: primaryKey)
+                    for writer in rows.attributes {
+                        try writer.write(to: rows.inserter.statement, primaryKey: primaryKey, random: &random, buffer: buffer)
+                    }
+                    for toOne in rows.toOnes {
+                        let statement = rows.inserter.statement
+                        if let target = toOne.assignment.target(forOrdinal: Int(primaryKey - toOne.sourceFirstPrimaryKey)) {
+                            try statement.bind(target.primaryKey, at: toOne.parameter)
+                            if let orderKey = toOne.orderKeyParameter { try statement.bind(target.orderKey, at: orderKey) }
+                        } else {
+                            try statement.bindNull(at: toOne.parameter)
+                            if let orderKey = toOne.orderKeyParameter { try statement.bindNull(at: orderKey) }
+                        }
+                    }
+                    try rows.inserter.insert()
+                    for join in rows.joins {
+                        try join.insertEdges(owner: primaryKey)
+                    }
+                    written += 1
+                    if written & 0x3fff == 0 { progress?(written, total) }
+                }
+            }
+        }
+        try store.finishBulkLoad()
+        let seconds = (clock.now - start).seconds
+        progress?(total, total)
+        return GenerationResult(
+            version: version.name,
+            seed: dataset.seed,
+            objects: objectCounts,
+            relationships: try store.edgeCounts(),
+            seconds: seconds)
+    }
+
+    /// The store's UUID, derived from the seed so that the same seed gives the same store, metadata included.
+    var storeUUID: UUID {
+        var random = RandomSource(seed: dataset.seed, stream: "Z_UUID")
+        var bytes = [UInt8](repeating: 0, count: 16)
+        for index in bytes.indices { bytes[index] = UInt8(truncatingIfNeeded: random.next()) }
+        bytes[6] = bytes[6] & 0x0f | 0x40
+        bytes[8] = bytes[8] & 0x3f | 0x80
+        return bytes.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }
+    }
+
+    static func split(_ key: String) -> (entity: String, property: String) {
+        guard let dot = key.firstIndex(of: ".") else { return (key, "") }
+        return (String(key[..<dot]), String(key[key.index(after: dot)...]))
+    }
+}
+
+extension Duration {
+    /// The duration in seconds, as a floating-point number.
+    var seconds: Double {
+        let (whole, fraction) = components
+        return Double(whole) + Double(fraction) * 1e-18
+    }
+}

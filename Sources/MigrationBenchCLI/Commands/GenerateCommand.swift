@@ -1,0 +1,169 @@
+import ArgumentParser
+import DataGeneration
+import Foundation
+import Instrumentation
+import ObjectModel
+import Yams
+
+/// `migration-bench generate`: a synthetic store at any model version and size.
+struct GenerateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "generate",
+        abstract: "Generate a synthetic store of any size at any model version.",
+        discussion: """
+            Without --dataset every concrete entity gets SIZE objects, relationships are filled as the model \
+            allows, and optional values are nil one time in ten. The same seed, version and size always give \
+            the same content. The store is written beside OUTPUT and moved into place only when complete.
+            """)
+
+    @OptionGroup var modelOptions: ModelOptions
+
+    @Option(name: .long, help: "The model version (default: the model's current version).")
+    var version: String?
+
+    @Option(name: .long, help: "The size that the dataset's per-entity multiples apply to.")
+    var size: Int
+
+    @Option(name: .long, help: "The seed (default: the dataset's seed, or 1).")
+    var seed: UInt64?
+
+    @Option(name: .long, help: ArgumentHelp("A dataset description (YAML or JSON; see the README).", valueName: "file"))
+    var dataset: String?
+
+    @Option(name: .long, help: ArgumentHelp("Where to write the store.", valueName: "store"))
+    var output: String
+
+    @Flag(name: .long, help: "Replace OUTPUT if it exists.")
+    var overwrite = false
+
+    @Flag(name: .long, help: "Print JSON instead of text.")
+    var json = false
+
+    func validate() throws {
+        guard size >= 0 else { throw ValidationError("--size must be 0 or more") }
+    }
+
+    func run() throws {
+        try reportingInputErrors {
+            let history = try modelOptions.load()
+            let modelVersion = try version.map { name throws(ModelError) in try history.requireVersion(name) }
+                ?? history.currentVersion
+            var description = try dataset.map(Self.loadDataset) ?? Dataset()
+            if let seed { description.seed = seed }
+            let generator = try StoreGenerator(version: modelVersion, dataset: description, size: size)
+
+            let manager = FileManager.default
+            if manager.fileExists(atPath: output) && !overwrite {
+                throw InputError("\(output): a file already exists here; use --overwrite to replace it")
+            }
+            let partial = output + ".partial-\(UUID().uuidString.prefix(8))"
+            defer { Self.removeStore(at: partial) }
+
+            let heap = currentHeapStatistics()
+            heap.resetThreadPeak()
+            let bar = ProgressBar(label: "generate")
+            let result = try generator.generate(at: partial) { done, total in
+                bar.update(done: done, total: total, unit: "objects")
+            }
+            bar.finish()
+            let peak = heap.threadPeakBytes()
+            if overwrite { Self.removeStore(at: output) }
+            try manager.moveItem(atPath: partial, toPath: output)
+
+            let report = GenerateReport(result: result, peakHeapBytes: peak, usage: .current())
+            if json {
+                try printJSON(report)
+            } else {
+                print("\(output): version '\(result.version)', seed \(result.seed)")
+                for (entity, count) in result.objects.sorted(by: { $0.key < $1.key }) {
+                    print("  \(entity): \(ProgressBar.grouped(count)) objects")
+                }
+                for (relationship, count) in result.relationships.sorted(by: { $0.key < $1.key }) {
+                    print("  \(relationship): \(ProgressBar.grouped(count)) edges")
+                }
+                let rate = result.seconds > 0 ? Double(result.totalObjects) / result.seconds : 0
+                print(String(format: "  %.2f s, %@ objects/s", result.seconds, ProgressBar.grouped(Int(rate))))
+            }
+        }
+    }
+
+    static func loadDataset(_ path: String) throws -> Dataset {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw InputError("\(path): cannot read the dataset: \(error.localizedDescription)")
+        }
+        do {
+            return try YAMLDecoder().decode(Dataset.self, from: text)
+        } catch let error as DecodingError {
+            throw InputError("\(path): \(describe(error))")
+        }
+    }
+
+    /// Removes a store file and its SQLite sidecars, if present.
+    static func removeStore(at path: String) {
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            try? FileManager.default.removeItem(atPath: path + suffix)
+        }
+    }
+}
+
+/// The JSON of `generate --json`.
+struct GenerateReport: Encodable {
+    let version: String
+    let seed: UInt64
+    let objects: [String: Int]
+    let relationships: [String: Int]
+    let seconds: Double
+    /// The peak heap of the generating thread, from jemalloc; null when jemalloc is not the allocator.
+    let peakHeapBytes: Int?
+    let maxResidentBytes: Int
+
+    init(result: GenerationResult, peakHeapBytes: Int?, usage: ResourceUsage) {
+        version = result.version
+        seed = result.seed
+        objects = result.objects
+        relationships = result.relationships
+        seconds = result.seconds
+        self.peakHeapBytes = peakHeapBytes
+        maxResidentBytes = usage.maxResidentBytes
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(version, forKey: .version)
+        try container.encode(seed, forKey: .seed)
+        try container.encode(objects, forKey: .objects)
+        try container.encode(relationships, forKey: .relationships)
+        try container.encode(seconds, forKey: .seconds)
+        try container.encode(peakHeapBytes, forKey: .peakHeapBytes)
+        try container.encode(maxResidentBytes, forKey: .maxResidentBytes)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case version, seed, objects, relationships, seconds, peakHeapBytes, maxResidentBytes
+    }
+}
+
+/// A decoding error as one line: the path of keys and what was wrong.
+func describe(_ error: DecodingError) -> String {
+    func path(_ keys: [any CodingKey]) -> String {
+        keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingCharacters(in: ["."])
+    }
+    switch error {
+    case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
+        let at = path(context.codingPath)
+        return (at.isEmpty ? "" : "\(at): ") + context.debugDescription
+    case .keyNotFound(let key, let context):
+        let at = path(context.codingPath + [key])
+        return "\(at): required key is missing"
+    @unknown default:
+        return "\(error)"
+    }
+}
+
+/// The heap statistics of this process: jemalloc's when it serves malloc, else "unavailable".
+func currentHeapStatistics() -> any HeapStatistics {
+    JemallocHeap.make() ?? UnavailableHeapStatistics()
+}

@@ -1,0 +1,178 @@
+import ArgumentParser
+import Foundation
+
+/// `migration-bench benchmark generator`: generation speed and memory against the raw-insert floor.
+struct GeneratorBenchmark: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "generator",
+        abstract: "Measure store generation against the raw-insert floor, in fresh child processes.",
+        discussion: """
+            For each size and repetition, one child process runs 'generate' (timed from creating the file to \
+            the last sync, peak heap from jemalloc) and another runs 'benchmark floor-insert' on the result: the \
+            same rows inserted through bare prepared statements in one transaction. Runs alternate, and medians \
+            are reported. Targets: at least 500,000 objects/s and at most 1.5× the floor at the largest size; \
+            peak heap at the largest size at most 1.5× the peak at the smallest.
+            """)
+
+    @Option(name: .long, help: "The model (default: Scenarios/models/library.yaml).")
+    var model = "Scenarios/models/library.yaml"
+
+    @Option(name: .long, help: "The dataset (default: Scenarios/datasets/library.yaml).")
+    var dataset = "Scenarios/datasets/library.yaml"
+
+    @Option(name: .long, parsing: .upToNextOption, help: "Store sizes (objects in all, with the default dataset).")
+    var sizes: [Int] = [100_000, 1_000_000]
+
+    @Option(name: .long, help: "Repetitions per size; medians are reported.")
+    var repetitions = 3
+
+    @Flag(name: .long, help: "A quick run for CI: sizes 20,000 and 200,000, three repetitions.")
+    var quick = false
+
+    @Option(name: .long, help: ArgumentHelp("Also write the results as JSON to this file.", valueName: "file"))
+    var jsonOutput: String?
+
+    @Flag(name: .long, help: "Exit with code 3 when a relative target (floor ratio, memory growth) is missed.")
+    var gate = false
+
+    func validate() throws {
+        guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1") }
+        guard sizes.allSatisfy({ $0 > 0 }) else { throw ValidationError("--sizes must be positive") }
+    }
+
+    func run() throws {
+        try reportingInputErrors {
+            let sizes = quick ? [20_000, 200_000] : self.sizes.sorted()
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mb-bench-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+
+            var results: [SizeResult] = []
+            for size in sizes {
+                var engine: [Double] = []
+                var floor: [Double] = []
+                var heap: [Int] = []
+                var objects = 0
+                for repetition in 1...repetitions {
+                    printError("benchmark generator: size \(ProgressBar.grouped(size)), run \(repetition) of \(repetitions)")
+                    let store = folder.appendingPathComponent("generated.sqlite").path
+                    let copy = folder.appendingPathComponent("floor.sqlite").path
+                    let generated = try ChildProcess.json([
+                        "generate", "--model", model, "--dataset", dataset, "--size", String(size),
+                        "--output", store, "--overwrite", "--json",
+                    ])
+                    engine.append(generated["seconds"] as? Double ?? .nan)
+                    if let peak = generated["peakHeapBytes"] as? Int { heap.append(peak) }
+                    objects = (generated["objects"] as? [String: Int])?.values.reduce(0, +) ?? 0
+                    let floorRun = try ChildProcess.json(["benchmark", "floor-insert", "--source", store, "--output", copy])
+                    floor.append(floorRun["seconds"] as? Double ?? .nan)
+                    for path in [store, copy] { GenerateCommand.removeStore(at: path) }
+                }
+                results.append(SizeResult(
+                    size: size, objects: objects, engineSeconds: Summary(engine), floorSeconds: Summary(floor),
+                    peakHeapBytes: heap.isEmpty ? nil : Summary(heap.map(Double.init))))
+            }
+            let report = GeneratorBenchmarkReport(results: results)
+            print(report.table())
+            if let jsonOutput {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                try encoder.encode(report).write(to: URL(fileURLWithPath: jsonOutput))
+            }
+            if gate && !report.relativeTargetsMet { throw ExitCode(3) }
+        }
+    }
+}
+
+/// Median, minimum and maximum of repeated measurements.
+struct Summary: Codable {
+    let median: Double
+    let min: Double
+    let max: Double
+    let samples: [Double]
+
+    init(_ samples: [Double]) {
+        let sorted = samples.sorted()
+        let middle = sorted.count / 2
+        median = sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+        min = sorted.first ?? .nan
+        max = sorted.last ?? .nan
+        self.samples = samples
+    }
+}
+
+struct SizeResult: Codable {
+    let size: Int
+    let objects: Int
+    let engineSeconds: Summary
+    let floorSeconds: Summary
+    let peakHeapBytes: Summary?
+
+    var objectsPerSecond: Double { Double(objects) / engineSeconds.median }
+    var floorRatio: Double { engineSeconds.median / floorSeconds.median }
+}
+
+struct GeneratorBenchmarkReport: Codable {
+    struct Target: Codable {
+        let name: String
+        let limit: String
+        let measured: String
+        let met: Bool?
+    }
+
+    let results: [SizeResult]
+    let targets: [Target]
+
+    init(results: [SizeResult]) {
+        self.results = results
+        var targets: [Target] = []
+        if let largest = results.last {
+            targets.append(Target(
+                name: "objects per second at \(largest.objects) objects", limit: "≥ 500,000",
+                measured: ProgressBar.grouped(Int(largest.objectsPerSecond)), met: largest.objectsPerSecond >= 500_000))
+            targets.append(Target(
+                name: "time against the floor at \(largest.objects) objects", limit: "≤ 1.5×",
+                measured: String(format: "%.2f×", largest.floorRatio), met: largest.floorRatio <= 1.5))
+        }
+        if let smallest = results.first, let largest = results.last, results.count > 1 {
+            if let small = smallest.peakHeapBytes?.median, let large = largest.peakHeapBytes?.median {
+                let growth = large / small
+                targets.append(Target(
+                    name: "peak heap growth \(smallest.objects) → \(largest.objects) objects", limit: "≤ 1.5×",
+                    measured: String(format: "%.2f× (%@ → %@)", growth, Self.mebibytes(small), Self.mebibytes(large)),
+                    met: growth <= 1.5))
+            } else {
+                targets.append(Target(
+                    name: "peak heap growth", limit: "≤ 1.5×", measured: "unavailable (jemalloc is not the allocator)",
+                    met: nil))
+            }
+        }
+        self.targets = targets
+    }
+
+    /// The targets that compare against something measured in the same run: floor ratio and memory growth.
+    var relativeTargetsMet: Bool {
+        targets.filter { !$0.name.hasPrefix("objects per second") }.allSatisfy { $0.met ?? true }
+    }
+
+    func table() -> String {
+        var lines = ["size        objects     engine s (min–max)     floor s (min–max)      ratio   objects/s    peak heap"]
+        for result in results {
+            let heap = result.peakHeapBytes.map { Self.mebibytes($0.median) } ?? "unavailable"
+            lines.append(
+                String(
+                    format: "%-11d %-11d %6.3f (%.3f–%.3f)   %6.3f (%.3f–%.3f)   %5.2f×  %-12@ %@",
+                    result.size, result.objects, result.engineSeconds.median, result.engineSeconds.min,
+                    result.engineSeconds.max, result.floorSeconds.median, result.floorSeconds.min,
+                    result.floorSeconds.max, result.floorRatio, ProgressBar.grouped(Int(result.objectsPerSecond)), heap))
+        }
+        lines.append("")
+        for target in targets {
+            let verdict = target.met.map { $0 ? "met" : "MISSED" } ?? "not measured"
+            lines.append("\(verdict.padding(toLength: 12, withPad: " ", startingAt: 0)) \(target.name): \(target.measured) (target \(target.limit))")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func mebibytes(_ bytes: Double) -> String { String(format: "%.1f MiB", bytes / 1_048_576) }
+}

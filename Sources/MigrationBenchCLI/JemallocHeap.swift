@@ -1,0 +1,82 @@
+import CJemalloc
+import Instrumentation
+
+/// Heap statistics from jemalloc, the allocator this executable links.
+///
+/// MIBs are looked up once; `thread.tcache.flush` and `epoch` come before each read, so that the numbers
+/// include what the thread cache holds and are fresh.
+struct JemallocHeap: HeapStatistics {
+    let allocatorDescription: String
+    private let allocatedMIB: [Int]
+    private let epochMIB: [Int]
+    private let flushMIB: [Int]
+    private let peakReadMIB: [Int]
+    private let peakResetMIB: [Int]
+
+    /// The jemalloc statistics, or nil when jemalloc is not the allocator actually serving `malloc`.
+    static func make() -> JemallocHeap? {
+        var version: UnsafePointer<CChar>?
+        var size = MemoryLayout<UnsafePointer<CChar>?>.size
+        guard mallctl("version", &version, &size, nil, 0) == 0, let version else { return nil }
+        guard let heap = JemallocHeap(version: String(cString: version)) else { return nil }
+        // jemalloc could be linked but not serve malloc: check that a Swift allocation shows in its figures.
+        // (A bare malloc/free pair would not do: the optimizer removes it.)
+        guard let before = heap.allocatedBytes() else { return nil }
+        let block = [UInt8](repeating: 1, count: 8 << 20)
+        let after = heap.allocatedBytes() ?? before
+        return withExtendedLifetime(block) { after - before >= 8 << 20 ? heap : nil }
+    }
+
+    private init?(version: String) {
+        func mib(_ name: String) -> [Int]? {
+            var mib = [Int](repeating: 0, count: 8)
+            var length = mib.count
+            guard mallctlnametomib(name, &mib, &length) == 0 else { return nil }
+            return Array(mib[0..<length])
+        }
+        guard let allocated = mib("stats.allocated"), let epoch = mib("epoch"), let flush = mib("thread.tcache.flush"),
+            let peakRead = mib("thread.peak.read"), let peakReset = mib("thread.peak.reset")
+        else { return nil }
+        self.allocatorDescription = "jemalloc \(version)"
+        self.allocatedMIB = allocated
+        self.epochMIB = epoch
+        self.flushMIB = flush
+        self.peakReadMIB = peakRead
+        self.peakResetMIB = peakReset
+    }
+
+    var isAvailable: Bool { true }
+
+    func allocatedBytes() -> Int? {
+        refresh()
+        var value = 0
+        var size = MemoryLayout<Int>.size
+        var mib = allocatedMIB
+        guard mallctlbymib(&mib, mib.count, &value, &size, nil, 0) == 0 else { return nil }
+        return value
+    }
+
+    func resetThreadPeak() {
+        var mib = peakResetMIB
+        _ = mallctlbymib(&mib, mib.count, nil, nil, nil, 0)
+    }
+
+    func threadPeakBytes() -> Int? {
+        var flush = flushMIB
+        _ = mallctlbymib(&flush, flush.count, nil, nil, nil, 0)
+        var value: UInt64 = 0
+        var size = MemoryLayout<UInt64>.size
+        var mib = peakReadMIB
+        guard mallctlbymib(&mib, mib.count, &value, &size, nil, 0) == 0 else { return nil }
+        return Int(value)
+    }
+
+    private func refresh() {
+        var flush = flushMIB
+        _ = mallctlbymib(&flush, flush.count, nil, nil, nil, 0)
+        // Writing any value to "epoch" makes jemalloc refresh the statistics it reports.
+        var epoch: UInt64 = 1
+        var mib = epochMIB
+        _ = mallctlbymib(&mib, mib.count, nil, nil, &epoch, MemoryLayout<UInt64>.size)
+    }
+}

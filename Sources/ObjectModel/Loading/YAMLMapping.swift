@@ -1,0 +1,147 @@
+import Yams
+
+/// Where in a model file the reader is: the file and the version, entity and property being read.
+struct YAMLContext {
+    var file: String
+    var version: String?
+    var entity: String?
+    var property: String?
+
+    /// An error at `node`'s line that names this place.
+    func error(_ code: ModelError.Code, _ message: String, at node: Node?) -> ModelError {
+        ModelError(
+            code, message, file: file, line: node?.mark?.line, version: version, entity: entity, property: property)
+    }
+}
+
+/// One mapping of a model file, read key by key with typed accessors whose errors name the file, line and key.
+struct YAMLMapping {
+    /// The mapping node itself.
+    let node: Node
+    /// Where the mapping is.
+    var context: YAMLContext
+    private let entries: [(key: String, keyNode: Node, value: Node)]
+
+    /// Wraps `node`, which must be a mapping with plain string keys; `what` names it in errors.
+    init(_ node: Node, what: String, context: YAMLContext) throws(ModelError) {
+        guard let mapping = node.mapping else {
+            throw context.error(.malformedFile, "\(what) must be a mapping of keys to values", at: node)
+        }
+        var entries: [(key: String, keyNode: Node, value: Node)] = []
+        for (key, value) in mapping {
+            guard let name = key.scalar?.string else {
+                throw context.error(.malformedFile, "a key of \(what) is not a plain name", at: key)
+            }
+            entries.append((name, key, value))
+        }
+        self.node = node
+        self.context = context
+        self.entries = entries
+    }
+
+    /// The line of the mapping.
+    var line: Int? { node.mark?.line }
+
+    /// Whether `key` is present (even with a null value).
+    func has(_ key: String) -> Bool { entries.contains { $0.key == key } }
+
+    /// Rejects any key not in `allowed`, to catch typos.
+    func allow(_ allowed: [String]) throws(ModelError) {
+        for entry in entries where !allowed.contains(entry.key) {
+            throw context.error(
+                .malformedFile,
+                "unknown key '\(entry.key)' (expected one of: \(allowed.joined(separator: ", ")))", at: entry.keyNode)
+        }
+    }
+
+    /// The value of `key`, or nil when it is absent or null (`~`, `null` or nothing).
+    func value(_ key: String) -> Node? {
+        guard let value = entries.last(where: { $0.key == key })?.value else { return nil }
+        return Self.isNull(value) ? nil : value
+    }
+
+    /// The text of the scalar at `key`.
+    func string(_ key: String) throws(ModelError) -> String? {
+        guard let value = value(key) else { return nil }
+        guard let scalar = value.scalar else {
+            throw context.error(.malformedFile, "'\(key)' must be a single value, not a list or mapping", at: value)
+        }
+        return scalar.string
+    }
+
+    /// The text of the scalar at `key`, which must be present and not empty.
+    func requiredString(_ key: String, of what: String) throws(ModelError) -> String {
+        guard let text = try string(key), !text.isEmpty else {
+            throw context.error(.malformedFile, "\(what) has no '\(key)'", at: node)
+        }
+        return text
+    }
+
+    /// The boolean at `key`: `true`/`false` (also `yes`/`no`).
+    func bool(_ key: String) throws(ModelError) -> Bool? {
+        guard let text = try string(key) else { return nil }
+        switch text.lowercased() {
+        case "true", "yes": return true
+        case "false", "no": return false
+        default:
+            throw context.error(.malformedFile, "'\(key)' must be true or false, not '\(text)'", at: value(key))
+        }
+    }
+
+    /// The whole number at `key`.
+    func int(_ key: String) throws(ModelError) -> Int? {
+        guard let text = try string(key) else { return nil }
+        guard let number = Int(text) else {
+            throw context.error(.malformedFile, "'\(key)' must be a whole number, not '\(text)'", at: value(key))
+        }
+        return number
+    }
+
+    /// The items of the list at `key`; empty when absent.
+    func list(_ key: String) throws(ModelError) -> [Node] {
+        guard let value = value(key) else { return [] }
+        guard let sequence = value.sequence else {
+            throw context.error(.malformedFile, "'\(key)' must be a list", at: value)
+        }
+        return Array(sequence)
+    }
+
+    /// The list of names at `key`; empty when absent.
+    func strings(_ key: String) throws(ModelError) -> [String] {
+        try Self.strings(list(key), key: key, context: context)
+    }
+
+    /// The texts of `nodes`, which must all be scalars.
+    static func strings(_ nodes: [Node], key: String, context: YAMLContext) throws(ModelError) -> [String] {
+        var result: [String] = []
+        for item in nodes {
+            guard let text = item.scalar?.string, !isNull(item) else {
+                throw context.error(.malformedFile, "'\(key)' must be a list of names", at: item)
+            }
+            result.append(text)
+        }
+        return result
+    }
+
+    /// The mapping of texts to texts at `key` (user info); empty when absent.
+    func stringMap(_ key: String) throws(ModelError) -> [String: String] {
+        guard let value = value(key) else { return [:] }
+        guard let mapping = value.mapping else {
+            throw context.error(.malformedFile, "'\(key)' must be a mapping of keys to values", at: value)
+        }
+        var result: [String: String] = [:]
+        for (entryKey, entryValue) in mapping {
+            guard let name = entryKey.scalar?.string, let text = entryValue.scalar?.string else {
+                throw context.error(.malformedFile, "'\(key)' must map names to single values", at: entryKey)
+            }
+            result[name] = Self.isNull(entryValue) ? "" : text
+        }
+        return result
+    }
+
+    /// Whether `node` is a plain null scalar (`~`, `null` or nothing).
+    static func isNull(_ node: Node) -> Bool {
+        guard let scalar = node.scalar, scalar.style == .plain || scalar.style == .any else { return false }
+        return ["", "~", "null", "Null", "NULL"].contains(scalar.string)
+    }
+}

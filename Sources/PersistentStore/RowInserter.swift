@@ -1,0 +1,95 @@
+import ObjectModel
+public import SQLiteDatabase
+
+/// Inserts objects of one entity through one reused prepared statement.
+///
+/// Parameters are bound by property; `Z_PK`, `Z_ENT` and `Z_OPT` are bound by ``begin(primaryKey:)``.
+/// Every property parameter must be bound (or bound to NULL) before each ``insert()``: SQLite keeps
+/// bindings between runs, so a forgotten one silently repeats the previous row's value.
+public final class RowInserter {
+    /// The entity whose objects this inserts.
+    public let entity: String
+    /// The statement; bind property values to it at the indexes from ``parameter(for:)``.
+    public let statement: Statement
+    /// The number of bound property parameters (excluding `Z_PK`, `Z_ENT`, `Z_OPT`).
+    public let propertyCount: Int32
+
+    private let entityNumber: Int64
+    private let parameters: [String: Int32]
+    private let orderKeyParameters: [String: Int32]
+
+    /// Prepares the insert of `entity`'s objects with every stored attribute and to-one relationship.
+    public init(store: Store, entity: String) throws(StoreError) {
+        let layout = store.layout
+        let table = layout.table(for: entity)
+        let lineage = Set([entity] + layout.version.ancestors(of: entity))
+        let columns = table.columns.filter { lineage.contains($0.entity) }
+        var parameters: [String: Int32] = [:]
+        var orderKeys: [String: Int32] = [:]
+        for (offset, column) in columns.enumerated() {
+            let index = Int32(offset + 4)
+            if column.kind == .orderKey { orderKeys[column.property] = index } else { parameters[column.property] = index }
+        }
+        let names = ["Z_PK", "Z_ENT", "Z_OPT"] + columns.map(\.name)
+        let sql = "INSERT INTO \(quoted(table.name)) (\(names.map(quoted).joined(separator: ", "))) VALUES ("
+            + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
+        self.entity = entity
+        self.statement = try storeOperation(store.path) { try store.connection.prepare(sql) }
+        self.propertyCount = Int32(columns.count)
+        self.entityNumber = Int64(layout.entityNumbers[entity]!)
+        self.parameters = parameters
+        self.orderKeyParameters = orderKeys
+    }
+
+    /// The parameter index of an attribute or to-one relationship of the entity.
+    public func parameter(for property: String) -> Int32? { parameters[property] }
+
+    /// The parameter index of the `Z_FOK_` order key of the to-one `relationship`, when its inverse is ordered.
+    public func orderKeyParameter(for relationship: String) -> Int32? { orderKeyParameters[relationship] }
+
+    /// Binds the primary key, the entity number and `Z_OPT` 1 for the next row.
+    public func begin(primaryKey: Int64) throws(SQLiteError) {
+        try statement.bind(primaryKey, at: 1)
+        try statement.bind(entityNumber, at: 2)
+        try statement.bind(Int64(1), at: 3)
+    }
+
+    /// Inserts the row bound so far.
+    public func insert() throws(SQLiteError) {
+        try statement.run()
+    }
+}
+
+/// Inserts edges into one join table through one reused prepared statement.
+public final class JoinRowInserter {
+    /// The join table.
+    public let table: JoinTable
+    private let statement: Statement
+    private let orderColumns: Int
+
+    /// Prepares inserts into `table`.
+    public init(store: Store, table: JoinTable) throws(StoreError) {
+        let columns = [table.ownerColumn, table.destinationColumn] + [table.ownerOrderColumn, table.inverseOrderColumn]
+            .compactMap { $0 }
+        let sql = "INSERT INTO \(quoted(table.name)) (\(columns.map(quoted).joined(separator: ", "))) VALUES ("
+            + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
+        self.table = table
+        self.statement = try storeOperation(store.path) { try store.connection.prepare(sql) }
+        self.orderColumns = columns.count - 2
+    }
+
+    /// Inserts the edge owner → destination; order keys are given for the ordered sides, in column order.
+    public func insert(owner: Int64, destination: Int64, orderKeys: (Int64?, Int64?) = (nil, nil)) throws(SQLiteError) {
+        try statement.bind(owner, at: 1)
+        try statement.bind(destination, at: 2)
+        var index: Int32 = 3
+        if table.ownerOrderColumn != nil {
+            try statement.bind(orderKeys.0 ?? 0, at: index)
+            index += 1
+        }
+        if table.inverseOrderColumn != nil {
+            try statement.bind(orderKeys.1 ?? 0, at: index)
+        }
+        try statement.run()
+    }
+}

@@ -1,0 +1,202 @@
+public import Foundation
+public import ObjectModel
+public import SQLiteDatabase
+
+/// An SQLite store in Core Data's layout, open at one model version.
+///
+/// ```swift
+/// let store = try Store.create(at: "/tmp/library.sqlite", version: history.currentVersion)
+/// try store.connection.transaction { … insert rows … }
+/// try store.finishBulkLoad()
+/// ```
+public final class Store {
+    /// The store file.
+    public let path: String
+    /// The connection to the store; statements prepared on it never outlive it.
+    public let connection: Connection
+    /// How the store's model version is laid out in tables.
+    public let layout: StoreLayout
+    /// The store's metadata.
+    public private(set) var metadata: StoreMetadata
+
+    /// The model version the store is at.
+    public var version: ModelVersion { layout.version }
+
+    private init(path: String, connection: Connection, layout: StoreLayout, metadata: StoreMetadata) {
+        self.path = path
+        self.connection = connection
+        self.layout = layout
+        self.metadata = metadata
+    }
+
+    /// Creates an empty store at `version`: tables, indexes, `Z_PRIMARYKEY` and `Z_METADATA`.
+    ///
+    /// The store is set up for a fast bulk load (no rollback journal, no syncs); call ``finishBulkLoad()``
+    /// when the rows are in to switch it to WAL mode, as Core Data uses, and make it durable.
+    ///
+    /// - Parameter uuid: the store's UUID; a new random one by default.
+    /// - Throws: ``StoreError/Code/alreadyExists`` if a file is at `path`.
+    public static func create(at path: String, version: ModelVersion, uuid: UUID = UUID()) throws(StoreError) -> Store {
+        guard !FileManager.default.fileExists(atPath: path) else {
+            throw StoreError(.alreadyExists, "a file already exists here; remove it or choose another path", path: path)
+        }
+        let layout = try StoreLayout(version: version)
+        let metadata = StoreMetadata(version: version, uuid: uuid.uuidString)
+        return try storeOperation(path) {
+            let connection = try Connection(path: path, mode: .readWriteCreate)
+            try connection.setPragma("journal_mode", "OFF")
+            try connection.setPragma("synchronous", "OFF")
+            let store = Store(path: path, connection: connection, layout: layout, metadata: metadata)
+            try connection.transaction {
+                for statement in SchemaBuilder(layout: layout).tableStatements() { try connection.execute(statement) }
+                try store.writePrimaryKeyTable()
+                try store.writeMetadata()
+            }
+            return store
+        }
+    }
+
+    /// Opens an existing store, which must be at `version` (its hashes must equal the version's).
+    ///
+    /// - Throws: ``StoreError/Code/incompatibleModel`` naming the entities whose hashes differ.
+    public static func open(at path: String, version: ModelVersion, readOnly: Bool = false) throws(StoreError) -> Store {
+        let connection = try openConnection(path, readOnly: readOnly)
+        let metadata = try readMetadata(connection, path: path)
+        guard metadata.isCompatible(with: version) else {
+            let entities = metadata.mismatchedEntities(against: version).joined(separator: ", ")
+            throw StoreError(
+                .incompatibleModel,
+                "the store is not at model version '\(version.name)'; entities whose hashes differ: \(entities)",
+                path: path)
+        }
+        return Store(path: path, connection: connection, layout: try StoreLayout(version: version), metadata: metadata)
+    }
+
+    /// Reads a store's metadata without a model, like Core Data's `metadataForPersistentStore`.
+    public static func metadata(at path: String) throws(StoreError) -> StoreMetadata {
+        try readMetadata(try openConnection(path, readOnly: true), path: path)
+    }
+
+    /// Builds the indexes, records the primary keys handed out, switches a freshly loaded store to WAL mode,
+    /// as Core Data uses, and syncs it to disk.
+    public func finishBulkLoad() throws(StoreError) {
+        try storeOperation(path) {
+            try connection.transaction {
+                for statement in SchemaBuilder(layout: layout).indexStatements() { try connection.execute(statement) }
+                try updatePrimaryKeyMaxima()
+            }
+            try connection.setPragma("journal_mode", "WAL")
+            try connection.setPragma("synchronous", "NORMAL")
+            try connection.checkpoint(.truncate)
+        }
+    }
+
+    /// The number of objects of each concrete or abstract entity (its own rows, not its subentities').
+    public func objectCounts() throws(StoreError) -> [String: Int] {
+        try storeOperation(path) {
+            var counts: [String: Int] = [:]
+            let names = Dictionary(uniqueKeysWithValues: layout.entityNumbers.map { ($1, $0) })
+            for table in layout.entityTables {
+                for entity in table.entities { counts[entity] = 0 }
+                try connection.withStatement("SELECT Z_ENT, COUNT(*) FROM \(quoted(table.name)) GROUP BY Z_ENT") {
+                    statement in
+                    while try statement.step() {
+                        if let entity = names[Int(statement.int64(0))] { counts[entity] = Int(statement.int64(1)) }
+                    }
+                }
+            }
+            return counts
+        }
+    }
+
+    /// The number of edges of each stored relationship, keyed `Entity.relationship`.
+    ///
+    /// A relationship and its inverse are counted once, under the side that stores it: the to-one side of
+    /// a one-to-many, the owner of a join table; both sides of a one-to-one count their own foreign keys.
+    public func edgeCounts() throws(StoreError) -> [String: Int] {
+        try storeOperation(path) {
+            var counts: [String: Int] = [:]
+            for table in layout.entityTables {
+                for column in table.columns where column.kind == .foreignKey {
+                    let sql = "SELECT COUNT(*) FROM \(quoted(table.name)) WHERE \(quoted(column.name)) IS NOT NULL"
+                    counts["\(column.entity).\(column.property)"] = Int(try connection.scalar(sql)?.int64 ?? 0)
+                }
+            }
+            for join in layout.joinTables {
+                let sql = "SELECT COUNT(*) FROM \(quoted(join.name))"
+                counts["\(join.ownerEntity).\(join.ownerRelationship)"] = Int(try connection.scalar(sql)?.int64 ?? 0)
+            }
+            return counts
+        }
+    }
+
+    // MARK: - Bookkeeping tables
+
+    private func writePrimaryKeyTable() throws {
+        try connection.withStatement("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)") {
+            statement in
+            for (entity, number) in layout.entityNumbers.sorted(by: { $0.value < $1.value }) {
+                try statement.bind(Int64(number), at: 1)
+                try statement.bind(entity, at: 2)
+                let parent = version.entity(named: entity)?.parent.flatMap { layout.entityNumbers[$0] } ?? 0
+                try statement.bind(Int64(parent), at: 3)
+                try statement.run()
+            }
+        }
+    }
+
+    /// Sets each entity's `Z_MAX` to the largest primary key among its own and its subentities' rows.
+    func updatePrimaryKeyMaxima() throws {
+        try connection.withStatement("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?") { update in
+            for table in layout.entityTables {
+                for entity in table.entities {
+                    let range = layout.entityNumberRange(of: entity)
+                    let sql = "SELECT COALESCE(MAX(Z_PK), 0) FROM \(quoted(table.name)) WHERE Z_ENT BETWEEN ? AND ?"
+                    let maximum = try connection.scalar(sql, [.integer(Int64(range.lowerBound)), .integer(Int64(range.upperBound))])
+                    try update.bind(maximum?.int64 ?? 0, at: 1)
+                    try update.bind(Int64(layout.entityNumbers[entity]!), at: 2)
+                    try update.run()
+                }
+            }
+        }
+    }
+
+    private func writeMetadata() throws {
+        try connection.execute("DELETE FROM Z_METADATA")
+        try connection.withStatement("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)") { statement in
+            try statement.bind(metadata.uuid, at: 1)
+            try statement.bind(try metadata.plist(), at: 2)
+            try statement.run()
+        }
+    }
+
+    private static func openConnection(_ path: String, readOnly: Bool) throws(StoreError) -> Connection {
+        guard FileManager.default.fileExists(atPath: path) else {
+            throw StoreError(.notAStore, "no such file", path: path)
+        }
+        return try storeOperation(path) { try Connection(path: path, mode: readOnly ? .readOnly : .readWrite) }
+    }
+
+    private static func readMetadata(_ connection: Connection, path: String) throws(StoreError) -> StoreMetadata {
+        let row: [SQLiteValue]
+        do {
+            row = try connection.rows("SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1").first ?? []
+        } catch {
+            let reason = error.primaryCode == 26 ? "not an SQLite database" : "no Z_METADATA table: not a Core Data store"
+            throw StoreError(.notAStore, reason, path: path, underlying: error)
+        }
+        guard row.count == 2, let plist = row[1].bytes else {
+            throw StoreError(.notAStore, "Z_METADATA holds no metadata row: not a Core Data store", path: path)
+        }
+        do {
+            return try StoreMetadata(plist: plist, uuid: row[0].string ?? "")
+        } catch {
+            throw error.at(path)
+        }
+    }
+}
+
+/// `name` as an SQL identifier in double quotes, with any quote inside doubled.
+public func quoted(_ name: String) -> String {
+    "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+}

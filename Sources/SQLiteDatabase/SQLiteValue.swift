@@ -1,0 +1,67 @@
+/// One SQLite value, in one of the five storage classes.
+public enum SQLiteValue: Sendable, Hashable {
+    /// SQL `NULL`.
+    case null
+    /// A 64-bit signed integer.
+    case integer(Int64)
+    /// A 64-bit IEEE floating-point number.
+    case real(Double)
+    /// UTF-8 text.
+    case text(String)
+    /// Bytes, stored as given. An empty array is a zero-length blob, not `NULL`.
+    case blob([UInt8])
+
+    /// A storage class, as reported by `sqlite3_column_type`.
+    public enum Kind: Sendable, Hashable {
+        /// `SQLITE_NULL`.
+        case null
+        /// `SQLITE_INTEGER`.
+        case integer
+        /// `SQLITE_FLOAT`.
+        case real
+        /// `SQLITE_TEXT`.
+        case text
+        /// `SQLITE_BLOB`.
+        case blob
+    }
+
+    /// The storage class of this value.
+    public var kind: Kind {
+        switch self {
+        case .null: .null
+        case .integer: .integer
+        case .real: .real
+        case .text: .text
+        case .blob: .blob
+        }
+    }
+
+    /// The integer, or `nil` unless this is `.integer`.
+    public var int64: Int64? {
+        if case .integer(let value) = self { value } else { nil }
+    }
+
+    /// The number as a `Double`, for `.real` and `.integer`; `nil` otherwise.
+    public var double: Double? {
+        switch self {
+        case .real(let value): value
+        case .integer(let value): Double(value)
+        default: nil
+        }
+    }
+
+    /// The text, or `nil` unless this is `.text`.
+    public var string: String? {
+        if case .text(let value) = self { value } else { nil }
+    }
+
+    /// The bytes, or `nil` unless this is `.blob`.
+    public var bytes: [UInt8]? {
+        if case .blob(let value) = self { value } else { nil }
+    }
+
+    /// Whether this is SQL `NULL`.
+    public var isNull: Bool {
+        if case .null = self { true } else { false }
+    }
+}
