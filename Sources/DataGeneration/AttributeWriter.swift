@@ -63,7 +63,8 @@ struct AttributeWriter {
                 count = Self.copy(Self.uriPrefix, into: buffer, at: 0)
             }
             if isUnique {
-                count += Self.writeDigits(UInt64(primaryKey), into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...]))
+                count += Self.writeDigits(
+                    UInt64(primaryKey), into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...]))
                 buffer[count] = UInt8(ascii: "-")
                 count += 1
             }
@@ -110,7 +111,9 @@ struct AttributeWriter {
     private static let uriPrefix: [UInt8] = Array("https://example.com/".utf8)
 
     /// Writes `value` in decimal digits, with a point before the last `fraction` digits, and returns the length.
-    private static func writeDigits(_ value: UInt64, fraction: Int = 0, into buffer: UnsafeMutableRawBufferPointer) -> Int {
+    private static func writeDigits(
+        _ value: UInt64, fraction: Int = 0, into buffer: UnsafeMutableRawBufferPointer
+    ) -> Int {
         var digits = 1
         var rest = value / 10
         while rest > 0 {

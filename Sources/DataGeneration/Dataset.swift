@@ -50,12 +50,14 @@ public struct Dataset: Sendable, Hashable, Codable {
         self.nullRatio = nullRatio
     }
 
+    /// Decodes a dataset; every key is optional.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         let defaults = Dataset()
         self.seed = try container.decodeIfPresent(UInt64.self, forKey: .seed) ?? defaults.seed
         self.objects = try container.decodeIfPresent([String: Double].self, forKey: .objects) ?? [:]
-        self.relationships = try container.decodeIfPresent([String: RelationshipFill].self, forKey: .relationships) ?? [:]
+        self.relationships =
+            try container.decodeIfPresent([String: RelationshipFill].self, forKey: .relationships) ?? [:]
         self.attributes = try container.decodeIfPresent([String: AttributeFill].self, forKey: .attributes) ?? [:]
         self.stringLength = try container.decodeIfPresent(IntRange.self, forKey: .stringLength) ?? defaults.stringLength
         self.binaryLength = try container.decodeIfPresent(IntRange.self, forKey: .binaryLength) ?? defaults.binaryLength
@@ -108,6 +110,7 @@ public struct IntRange: Sendable, Hashable, Codable, CustomStringConvertible {
         self.max = max
     }
 
+    /// Decodes `[min, max]` or a single number.
     public init(from decoder: any Decoder) throws {
         let single = try decoder.singleValueContainer()
         if let value = try? single.decode(Int.self) {
@@ -122,10 +125,12 @@ public struct IntRange: Sendable, Hashable, Codable, CustomStringConvertible {
         self.init(pair[0], pair[1])
     }
 
+    /// Encodes `[min, max]`.
     public func encode(to encoder: any Encoder) throws {
         var single = encoder.singleValueContainer()
         try single.encode([min, max])
     }
 
+    /// `[min, max]`.
     public var description: String { "[\(min), \(max)]" }
 }

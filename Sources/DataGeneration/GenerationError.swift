@@ -7,5 +7,6 @@ public struct GenerationError: Error, Sendable, CustomStringConvertible {
         self.message = message
     }
 
+    /// The message.
     public var description: String { message }
 }

@@ -57,40 +57,47 @@ struct GenerationPlan {
         for entity in order {
             let inserter = try RowInserter(store: store, entity: entity)
             let lineage = [entity] + version.ancestors(of: entity)
-            let unique = Set(lineage.flatMap { (version.entity(named: $0)?.uniquenessConstraints ?? []).flatMap { $0 } })
+            let unique = Set(
+                lineage.flatMap { (version.entity(named: $0)?.uniquenessConstraints ?? []).flatMap { $0 } })
             var writers: [AttributeWriter] = []
             for attribute in version.attributes(of: entity) where !attribute.isTransient {
                 guard let parameter = inserter.parameter(for: attribute.name) else { continue }
                 let owner = lineage.first { version.entity(named: $0)!.attributes.contains(attribute) } ?? entity
-                let fill = dataset.attributes["\(entity).\(attribute.name)"] ?? dataset.attributes["\(owner).\(attribute.name)"]
+                let fill =
+                    dataset.attributes["\(entity).\(attribute.name)"]
+                    ?? dataset.attributes["\(owner).\(attribute.name)"]
                 let isBinary = [.binary, .transformable].contains(attribute.type)
                 let length = fill?.length ?? (isBinary ? dataset.binaryLength : dataset.stringLength)
                 maxLength = max(maxLength, length.max + 48)
                 let nullRatio = attribute.isOptional ? (fill?.nullRatio ?? dataset.nullRatio) : 0
-                writers.append(AttributeWriter(
-                    parameter: parameter,
-                    type: attribute.type,
-                    nullThreshold: UInt64(min(max(nullRatio, 0), 1) * 4_294_967_296),
-                    length: length,
-                    isUnique: unique.contains(attribute.name),
-                    distinct: fill?.distinct ?? 0,
-                    poolSalt: RandomSource(seed: dataset.seed, stream: "\(owner).\(attribute.name)").peek()))
+                writers.append(
+                    AttributeWriter(
+                        parameter: parameter,
+                        type: attribute.type,
+                        nullThreshold: UInt64(min(max(nullRatio, 0), 1) * 4_294_967_296),
+                        length: length,
+                        isUnique: unique.contains(attribute.name),
+                        distinct: fill?.distinct ?? 0,
+                        poolSalt: RandomSource(seed: dataset.seed, stream: "\(owner).\(attribute.name)").peek()))
             }
             var toOnes: [ToOneColumn] = []
-            for relationship in version.relationships(of: entity) where !relationship.isToMany && !relationship.isTransient {
+            for relationship in version.relationships(of: entity)
+            where !relationship.isToMany && !relationship.isTransient {
                 guard let parameter = inserter.parameter(for: relationship.name) else { continue }
                 let owner = lineage.first { version.entity(named: $0)!.relationships.contains(relationship) } ?? entity
                 guard let assignment = assignments["\(owner).\(relationship.name)"] else { continue }
-                toOnes.append(ToOneColumn(
-                    parameter: parameter,
-                    orderKeyParameter: inserter.orderKeyParameter(for: relationship.name),
-                    assignment: assignment,
-                    sourceFirstPrimaryKey: ranges[owner]!.firstPrimaryKey))
+                toOnes.append(
+                    ToOneColumn(
+                        parameter: parameter,
+                        orderKeyParameter: inserter.orderKeyParameter(for: relationship.name),
+                        assignment: assignment,
+                        sourceFirstPrimaryKey: ranges[owner]!.firstPrimaryKey))
             }
             var joins: [JoinAssignment] = []
             for join in layout.joinTables where version.entity(entity, isKindOf: join.ownerEntity) {
-                joins.append(try JoinAssignment(
-                    table: join, store: store, dataset: dataset, ranges: ranges, counts: counts))
+                joins.append(
+                    try JoinAssignment(
+                        table: join, store: store, dataset: dataset, ranges: ranges, counts: counts))
             }
             entities[entity] = EntityRows(
                 count: counts[entity]!, firstPrimaryKey: firstKey[entity]!, inserter: inserter,
@@ -123,7 +130,8 @@ struct GenerationPlan {
                 var random = RandomSource(seed: dataset.seed, stream: key)
                 switch inverse {
                 case nil:
-                    result[key] = RandomToOne(key: key, sources: sources.count, fill: fill, targets: targets, random: random)
+                    result[key] = RandomToOne(
+                        key: key, sources: sources.count, fill: fill, targets: targets, random: random)
                 case let inverse? where inverse.isToMany:
                     var filled = targets.count == 0 ? 0 : Int((Double(sources.count) * fill).rounded(.down))
                     let minCount = max(inverse.minCount, inverse.isOptional ? 0 : 1)
@@ -132,7 +140,8 @@ struct GenerationPlan {
                         guard !required else {
                             throw GenerationError(
                                 "\(key) is required, but \(sources.count) objects cannot share \(targets.count) "
-                                    + "'\(relationship.destination)' objects of at most \(maxCount) each (\(inverseKey!))")
+                                    + "'\(relationship.destination)' objects of at most \(maxCount) each (\(inverseKey!))"
+                            )
                         }
                         filled = targets.count * maxCount
                     }
@@ -142,7 +151,8 @@ struct GenerationPlan {
                                 + "objects are available for \(targets.count) '\(relationship.destination)' objects")
                     }
                     let average = targets.count == 0 ? 0 : Double(filled) / Double(targets.count)
-                    let range = dataset.relationships[inverseKey!]?.count
+                    let range =
+                        dataset.relationships[inverseKey!]?.count
                         ?? IntRange(Int((average * 0.5).rounded(.down)), Int((average * 1.5).rounded(.up)))
                     result[key] = BlockToOne(
                         key: key, children: sources.count, filled: filled, parents: targets, range: range,
@@ -155,7 +165,9 @@ struct GenerationPlan {
                     var pairs = Int((Double(min(sources.count, targets.count)) * min(fill, otherFill)).rounded(.down))
                     if required { pairs = sources.count }
                     if otherRequired { pairs = targets.count }
-                    if pairs > min(sources.count, targets.count) || (required && otherRequired && sources.count != targets.count) {
+                    if pairs > min(sources.count, targets.count)
+                        || (required && otherRequired && sources.count != targets.count)
+                    {
                         throw GenerationError(
                             "the one-to-one \(key) ↔ \(otherKey) cannot pair \(sources.count) '\(entity.name)' objects "
                                 + "with \(targets.count) '\(relationship.destination)' objects as the model requires")
@@ -171,7 +183,9 @@ struct GenerationPlan {
 
     private static func fill(key: String, required: Bool, dataset: Dataset) throws(GenerationError) -> Double {
         let fill = dataset.relationships[key]?.fill ?? 1
-        guard (0...1).contains(fill) else { throw GenerationError("dataset.relationships.\(key).fill must be between 0 and 1") }
+        guard (0...1).contains(fill) else {
+            throw GenerationError("dataset.relationships.\(key).fill must be between 0 and 1")
+        }
         if required && fill < 1 {
             throw GenerationError("\(key) is required, so its fill must be 1 (the dataset says \(fill))")
         }
@@ -186,18 +200,22 @@ final class JoinAssignment {
     private let range: IntRange
     private var random: RandomSource
 
-    init(table: JoinTable, store: Store, dataset: Dataset, ranges: [String: ObjectRange], counts: [String: Int]) throws {
+    init(table: JoinTable, store: Store, dataset: Dataset, ranges: [String: ObjectRange], counts: [String: Int]) throws
+    {
         let version = store.version
         let key = "\(table.ownerEntity).\(table.ownerRelationship)"
         let relationship = version.relationship(table.ownerRelationship, of: table.ownerEntity)!
         let targets = ranges[table.inverseEntity]!
-        var range = dataset.relationships[key]?.count
+        var range =
+            dataset.relationships[key]?.count
             ?? table.inverseRelationship.flatMap { dataset.relationships["\(table.inverseEntity).\($0)"]?.count }
             ?? IntRange(1, 3)
         let minCount = max(relationship.minCount, relationship.isOptional ? 0 : 1)
         let maxCount = min(relationship.maxCount == 0 ? Int.max : relationship.maxCount, targets.count)
         if minCount > targets.count {
-            throw GenerationError("\(key) needs at least \(minCount) destinations, but '\(table.inverseEntity)' has \(targets.count) objects")
+            throw GenerationError(
+                "\(key) needs at least \(minCount) destinations, but '\(table.inverseEntity)' has \(targets.count) objects"
+            )
         }
         range = IntRange(min(max(range.min, minCount), maxCount), min(max(range.max, minCount), maxCount))
         self.inserter = try JoinRowInserter(store: store, table: table)

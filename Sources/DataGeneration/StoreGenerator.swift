@@ -60,13 +60,15 @@ public struct StoreGenerator: Sendable {
         for key in dataset.relationships.keys {
             let (entity, property) = Self.split(key)
             guard version.relationship(property, of: entity) != nil else {
-                throw GenerationError("dataset.relationships names '\(key)', which is not a relationship of version '\(version.name)'")
+                throw GenerationError(
+                    "dataset.relationships names '\(key)', which is not a relationship of version '\(version.name)'")
             }
         }
         for key in dataset.attributes.keys {
             let (entity, property) = Self.split(key)
             guard version.attribute(property, of: entity) != nil else {
-                throw GenerationError("dataset.attributes names '\(key)', which is not an attribute of version '\(version.name)'")
+                throw GenerationError(
+                    "dataset.attributes names '\(key)', which is not an attribute of version '\(version.name)'")
             }
         }
         var counts: [String: Int] = [:]
@@ -103,13 +105,18 @@ public struct StoreGenerator: Sendable {
                     let primaryKey = rows.firstPrimaryKey + Int64(ordinal)
                     try rows.inserter.begin(primaryKey: primaryKey)
                     for writer in rows.attributes {
-                        try writer.write(to: rows.inserter.statement, primaryKey: primaryKey, random: &random, buffer: buffer)
+                        try writer.write(
+                            to: rows.inserter.statement, primaryKey: primaryKey, random: &random, buffer: buffer)
                     }
                     for toOne in rows.toOnes {
                         let statement = rows.inserter.statement
-                        if let target = toOne.assignment.target(forOrdinal: Int(primaryKey - toOne.sourceFirstPrimaryKey)) {
+                        if let target = toOne.assignment.target(
+                            forOrdinal: Int(primaryKey - toOne.sourceFirstPrimaryKey))
+                        {
                             try statement.bind(target.primaryKey, at: toOne.parameter)
-                            if let orderKey = toOne.orderKeyParameter { try statement.bind(target.orderKey, at: orderKey) }
+                            if let orderKey = toOne.orderKeyParameter {
+                                try statement.bind(target.orderKey, at: orderKey)
+                            }
                         } else {
                             try statement.bindNull(at: toOne.parameter)
                             if let orderKey = toOne.orderKeyParameter { try statement.bindNull(at: orderKey) }

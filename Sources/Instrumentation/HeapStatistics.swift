@@ -23,8 +23,12 @@ public struct UnavailableHeapStatistics: HeapStatistics {
         self.allocatorDescription = reason
     }
 
+    /// Always false.
     public var isAvailable: Bool { false }
+    /// Always nil: unavailable.
     public func allocatedBytes() -> Int? { nil }
+    /// Does nothing.
     public func resetThreadPeak() {}
+    /// Always nil: unavailable.
     public func threadPeakBytes() -> Int? { nil }
 }

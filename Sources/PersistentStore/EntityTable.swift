@@ -71,13 +71,21 @@ public struct EntityTable: Sendable, Hashable {
             }
             for relationship in declared.relationships where !relationship.isToMany && !relationship.isTransient {
                 let base = try Self.storedName(relationship.name, in: version.name, entity: entity)
-                pending.append((1, Column(
-                    name: unique(base), sqlType: "INTEGER", entity: entity, property: relationship.name,
-                    kind: .foreignKey)))
+                pending.append(
+                    (
+                        1,
+                        Column(
+                            name: unique(base), sqlType: "INTEGER", entity: entity, property: relationship.name,
+                            kind: .foreignKey)
+                    ))
                 if let inverse = version.inverse(of: relationship), inverse.isOrdered {
-                    pending.append((1, Column(
-                        name: unique("Z_FOK_" + base.dropFirst()), sqlType: "INTEGER", entity: entity,
-                        property: relationship.name, kind: .orderKey)))
+                    pending.append(
+                        (
+                            1,
+                            Column(
+                                name: unique("Z_FOK_" + base.dropFirst()), sqlType: "INTEGER", entity: entity,
+                                property: relationship.name, kind: .orderKey)
+                        ))
                 }
             }
         }
@@ -114,8 +122,12 @@ public struct EntityTable: Sendable, Hashable {
     /// `Z` and `name` in upper case, refused when it could not be a safe identifier.
     static func storedName(_ name: String, in version: String, entity: String? = nil) throws(StoreError) -> String {
         let upper = name.uppercased()
-        guard !upper.isEmpty, upper.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic
-            || $0.properties.numericType != nil || $0 == "_") })
+        guard !upper.isEmpty,
+            upper.unicodeScalars.allSatisfy({
+                $0.isASCII
+                    && ($0.properties.isAlphabetic
+                        || $0.properties.numericType != nil || $0 == "_")
+            })
         else {
             throw StoreError(
                 .unsupportedModel,

@@ -28,10 +28,15 @@ public final class RowInserter {
         var orderKeys: [String: Int32] = [:]
         for (offset, column) in columns.enumerated() {
             let index = Int32(offset + 4)
-            if column.kind == .orderKey { orderKeys[column.property] = index } else { parameters[column.property] = index }
+            if column.kind == .orderKey {
+                orderKeys[column.property] = index
+            } else {
+                parameters[column.property] = index
+            }
         }
         let names = ["Z_PK", "Z_ENT", "Z_OPT"] + columns.map(\.name)
-        let sql = "INSERT INTO \(quoted(table.name)) (\(names.map(quoted).joined(separator: ", "))) VALUES ("
+        let sql =
+            "INSERT INTO \(quoted(table.name)) (\(names.map(quoted).joined(separator: ", "))) VALUES ("
             + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
         self.entity = entity
         self.statement = try storeOperation(store.path) { try store.connection.prepare(sql) }
@@ -69,9 +74,12 @@ public final class JoinRowInserter {
 
     /// Prepares inserts into `table`.
     public init(store: Store, table: JoinTable) throws(StoreError) {
-        let columns = [table.ownerColumn, table.destinationColumn] + [table.ownerOrderColumn, table.inverseOrderColumn]
+        let columns =
+            [table.ownerColumn, table.destinationColumn]
+            + [table.ownerOrderColumn, table.inverseOrderColumn]
             .compactMap { $0 }
-        let sql = "INSERT INTO \(quoted(table.name)) (\(columns.map(quoted).joined(separator: ", "))) VALUES ("
+        let sql =
+            "INSERT INTO \(quoted(table.name)) (\(columns.map(quoted).joined(separator: ", "))) VALUES ("
             + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
         self.table = table
         self.statement = try storeOperation(store.path) { try store.connection.prepare(sql) }

@@ -1,4 +1,5 @@
 import ObjectModel
+
 /// The SQL that creates a store's tables and indexes, as Core Data writes them.
 struct SchemaBuilder {
     let layout: StoreLayout
@@ -7,7 +8,8 @@ struct SchemaBuilder {
     func tableStatements() -> [String] {
         var sql: [String] = []
         for table in layout.entityTables {
-            let columns = ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"]
+            let columns =
+                ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"]
                 + table.columns.map { "\(quoted($0.name)) \($0.sqlType)" }
             sql.append("CREATE TABLE \(quoted(table.name)) ( \(columns.joined(separator: ", ")) )")
         }
@@ -19,7 +21,8 @@ struct SchemaBuilder {
             let key = "PRIMARY KEY (\(quoted(join.ownerColumn)), \(quoted(join.destinationColumn)))"
             sql.append("CREATE TABLE \(quoted(join.name)) ( \(columns.joined(separator: ", ")), \(key) )")
         }
-        sql.append("CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
+        sql.append(
+            "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
         sql.append("CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
         sql.append("CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)")
         return sql
@@ -60,6 +63,7 @@ struct SchemaBuilder {
     /// `CREATE INDEX <TABLE>_<COLUMN>_INDEX`, Core Data's name for a single-column index.
     private func index(table: String, columns: [String]) -> String {
         let name = "\(table)_\(columns.joined(separator: "_"))_INDEX"
-        return "CREATE INDEX IF NOT EXISTS \(quoted(name)) ON \(quoted(table)) (\(columns.map(quoted).joined(separator: ", ")))"
+        return
+            "CREATE INDEX IF NOT EXISTS \(quoted(name)) ON \(quoted(table)) (\(columns.map(quoted).joined(separator: ", ")))"
     }
 }

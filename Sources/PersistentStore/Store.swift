@@ -59,7 +59,8 @@ public final class Store {
     /// Opens an existing store, which must be at `version` (its hashes must equal the version's).
     ///
     /// - Throws: ``StoreError/Code/incompatibleModel`` naming the entities whose hashes differ.
-    public static func open(at path: String, version: ModelVersion, readOnly: Bool = false) throws(StoreError) -> Store {
+    public static func open(at path: String, version: ModelVersion, readOnly: Bool = false) throws(StoreError) -> Store
+    {
         let connection = try openConnection(path, readOnly: readOnly)
         let metadata = try readMetadata(connection, path: path)
         guard metadata.isCompatible(with: version) else {
@@ -152,7 +153,8 @@ public final class Store {
                 for entity in table.entities {
                     let range = layout.entityNumberRange(of: entity)
                     let sql = "SELECT COALESCE(MAX(Z_PK), 0) FROM \(quoted(table.name)) WHERE Z_ENT BETWEEN ? AND ?"
-                    let maximum = try connection.scalar(sql, [.integer(Int64(range.lowerBound)), .integer(Int64(range.upperBound))])
+                    let maximum = try connection.scalar(
+                        sql, [.integer(Int64(range.lowerBound)), .integer(Int64(range.upperBound))])
                     try update.bind(maximum?.int64 ?? 0, at: 1)
                     try update.bind(Int64(layout.entityNumbers[entity]!), at: 2)
                     try update.run()
@@ -163,7 +165,8 @@ public final class Store {
 
     private func writeMetadata() throws {
         try connection.execute("DELETE FROM Z_METADATA")
-        try connection.withStatement("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)") { statement in
+        try connection.withStatement("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)") {
+            statement in
             try statement.bind(metadata.uuid, at: 1)
             try statement.bind(try metadata.plist(), at: 2)
             try statement.run()
@@ -182,7 +185,8 @@ public final class Store {
         do {
             row = try connection.rows("SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1").first ?? []
         } catch {
-            let reason = error.primaryCode == 26 ? "not an SQLite database" : "no Z_METADATA table: not a Core Data store"
+            let reason =
+                error.primaryCode == 26 ? "not an SQLite database" : "no Z_METADATA table: not a Core Data store"
             throw StoreError(.notAStore, reason, path: path, underlying: error)
         }
         guard row.count == 2, let plist = row[1].bytes else {

@@ -26,7 +26,9 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
     public var underlying: SQLiteError?
 
     /// Creates an error.
-    public init(_ code: Code, _ message: String, path: String? = nil, entity: String? = nil, underlying: SQLiteError? = nil) {
+    public init(
+        _ code: Code, _ message: String, path: String? = nil, entity: String? = nil, underlying: SQLiteError? = nil
+    ) {
         self.code = code
         self.message = message
         self.path = path
@@ -39,6 +41,7 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         self.init(.sqlite, error.message, path: path, underlying: error)
     }
 
+    /// The error in one line: the store file, the entity, and what is wrong.
     public var description: String {
         var parts: [String] = []
         if let path { parts.append(path) }

@@ -37,7 +37,8 @@ public struct StoreInspection: Sendable {
         let entities: [InspectedEntity] = try storeOperation(path) {
             let tables = Set(try connection.tableNames())
             var listed: [(number: Int, name: String, parent: Int, max: Int64)] = []
-            try connection.withStatement("SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT") { row in
+            try connection.withStatement("SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM Z_PRIMARYKEY ORDER BY Z_ENT") {
+                row in
                 while try row.step() {
                     let number = Int(row.int64(0))
                     guard number < firstHistoryEntityNumber, let name = row.string(1) else { continue }

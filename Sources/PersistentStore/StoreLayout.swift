@@ -62,7 +62,8 @@ public struct StoreLayout: Sendable {
             for relationship in entity.relationships where Self.needsJoinTable(relationship, in: version) {
                 let key = RelationshipKey(entity: entity.name, relationship: relationship.name)
                 guard joinIndex[key] == nil else { continue }
-                let join = JoinTable(entity: entity.name, relationship: relationship, version: version, numbers: numbers)
+                let join = JoinTable(
+                    entity: entity.name, relationship: relationship, version: version, numbers: numbers)
                 joinIndex[RelationshipKey(entity: join.ownerEntity, relationship: join.ownerRelationship)] = joins.count
                 if let other = join.inverseRelationship {
                     joinIndex[RelationshipKey(entity: join.inverseEntity, relationship: other)] = joins.count

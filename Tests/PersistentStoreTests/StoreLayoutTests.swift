@@ -21,7 +21,9 @@ struct StoreLayoutTests {
             let connection = try Connection(path: url.path, mode: .readOnly)
             for table in layout.entityTables {
                 let real = try connection.columns(of: table.name).map { "\($0.name) \($0.declaredType)" }
-                let ours = ["Z_PK INTEGER", "Z_ENT INTEGER", "Z_OPT INTEGER"] + table.columns.map { "\($0.name) \($0.sqlType)" }
+                let ours =
+                    ["Z_PK INTEGER", "Z_ENT INTEGER", "Z_OPT INTEGER"]
+                    + table.columns.map { "\($0.name) \($0.sqlType)" }
                 #expect(ours == real, "table \(table.name)")
             }
             let numbers = try connection.rows("SELECT Z_NAME, Z_ENT FROM Z_PRIMARYKEY")
@@ -40,7 +42,9 @@ struct StoreLayoutTests {
         #expect(layout.entityNumberRange(of: "Book") == 4...4)
         let item = layout.table(for: "Item")
         #expect(item.column(for: "title", of: "Book", version: layout.version)?.name == "ZTITLE")
-        #expect(item.column(for: "cached", of: "Book", version: layout.version) == nil, "transient attributes are not stored")
+        #expect(
+            item.column(for: "cached", of: "Book", version: layout.version) == nil,
+            "transient attributes are not stored")
     }
 
     @Test func relationshipsAreStoredAsCoreDataStoresThem() throws {
@@ -65,18 +69,21 @@ struct StoreLayoutTests {
     }
 
     @Test func nameClashesInOneTableGetNumericSuffixes() throws {
-        let version = try ModelVersion(name: "V", entities: [
-            Entity(name: "Shape", isAbstract: true),
-            Entity(name: "Circle", parent: "Shape", attributes: [Attribute(name: "size", type: .double)]),
-            Entity(name: "Square", parent: "Shape", attributes: [Attribute(name: "size", type: .integer32)]),
-        ])
+        let version = try ModelVersion(
+            name: "V",
+            entities: [
+                Entity(name: "Shape", isAbstract: true),
+                Entity(name: "Circle", parent: "Shape", attributes: [Attribute(name: "size", type: .double)]),
+                Entity(name: "Square", parent: "Shape", attributes: [Attribute(name: "size", type: .integer32)]),
+            ])
         let table = try StoreLayout(version: version).table(for: "Shape")
         #expect(table.column(for: "size", of: "Circle", version: version)?.name == "ZSIZE")
         #expect(table.column(for: "size", of: "Square", version: version)?.name == "ZSIZE1")
     }
 
     @Test func namesThatCannotBeStoredAreRefused() throws {
-        let version = try ModelVersion(name: "V", entities: [Entity(name: "Café", attributes: [Attribute(name: "x", type: .string)])])
+        let version = try ModelVersion(
+            name: "V", entities: [Entity(name: "Café", attributes: [Attribute(name: "x", type: .string)])])
         #expect {
             try StoreLayout(version: version)
         } throws: { error in

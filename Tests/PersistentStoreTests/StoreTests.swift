@@ -113,17 +113,18 @@ struct StoreTests {
         .binary([0, 1, 2]), .uuid(UUID()), .uri("https://example.com"),
     ])
     func valuesRoundTripThroughSQLite(value: AttributeValue) {
-        let type: AttributeType = switch value {
-        case .integer: .integer64
-        case .boolean: .boolean
-        case .double: .double
-        case .date: .date
-        case .decimal: .decimal
-        case .string: .string
-        case .binary: .binary
-        case .uuid: .uuid
-        case .uri: .uri
-        }
+        let type: AttributeType =
+            switch value {
+            case .integer: .integer64
+            case .boolean: .boolean
+            case .double: .double
+            case .date: .date
+            case .decimal: .decimal
+            case .string: .string
+            case .binary: .binary
+            case .uuid: .uuid
+            case .uri: .uri
+            }
         #expect(AttributeValue(sqlite: value.sqliteValue, as: type) == value)
     }
 }

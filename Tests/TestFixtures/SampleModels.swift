@@ -1,5 +1,5 @@
-public import ObjectModel
 public import Foundation
+public import ObjectModel
 
 /// Models built in code for tests: small, but with every feature the store layer and generator handle.
 public enum SampleModels {
@@ -7,64 +7,69 @@ public enum SampleModels {
     /// an ordered one-to-many with min/max counts, a many-to-many, a to-one without inverse, a uniqueness
     /// constraint and an index.
     public static func catalogue() throws -> ModelVersion {
-        try ModelVersion(name: "Catalogue", entities: [
-            Entity(
-                name: "Item", isAbstract: true,
-                attributes: [
-                    Attribute(name: "title", type: .string),
-                    Attribute(name: "added", type: .date, isOptional: true),
-                ],
-                relationships: [
-                    Relationship(name: "shelf", destination: "Shelf", inverse: "items", isOptional: false),
-                    Relationship(name: "tags", destination: "Tag", inverse: "items", isToMany: true),
-                ]),
-            Entity(
-                name: "Book", parent: "Item",
-                attributes: [
-                    Attribute(name: "isbn", type: .string),
-                    Attribute(name: "pages", type: .integer16, isOptional: true),
-                    Attribute(name: "copies", type: .integer32),
-                    Attribute(name: "words", type: .integer64, isOptional: true),
-                    Attribute(name: "price", type: .decimal, isOptional: true),
-                    Attribute(name: "rating", type: .double, isOptional: true),
-                    Attribute(name: "weight", type: .float, isOptional: true),
-                    Attribute(name: "inPrint", type: .boolean),
-                    Attribute(name: "cover", type: .binary, isOptional: true),
-                    Attribute(name: "identifier", type: .uuid),
-                    Attribute(name: "link", type: .uri, isOptional: true),
-                    Attribute(name: "extra", type: .transformable, isOptional: true),
-                    Attribute(name: "cached", type: .string, isOptional: true, isTransient: true),
-                ],
-                relationships: [
-                    Relationship(name: "barcode", destination: "Barcode", inverse: "book"),
-                    Relationship(name: "chapters", destination: "Chapter", inverse: "book", isToMany: true, isOrdered: true,
-                                 minCount: 1, maxCount: 6),
-                ],
-                uniquenessConstraints: [["isbn"]],
-                indexes: [Index(name: "byTitle", properties: ["title"])]),
-            Entity(
-                name: "Film", parent: "Item",
-                attributes: [Attribute(name: "minutes", type: .integer32, isOptional: true)]),
-            Entity(
-                name: "Shelf",
-                attributes: [Attribute(name: "label", type: .string)],
-                relationships: [
-                    Relationship(name: "items", destination: "Item", inverse: "shelf", isToMany: true),
-                    Relationship(name: "neighbour", destination: "Shelf"),
-                ]),
-            Entity(
-                name: "Tag",
-                attributes: [Attribute(name: "name", type: .string)],
-                relationships: [Relationship(name: "items", destination: "Item", inverse: "tags", isToMany: true)]),
-            Entity(
-                name: "Barcode",
-                attributes: [Attribute(name: "code", type: .string)],
-                relationships: [Relationship(name: "book", destination: "Book", inverse: "barcode")]),
-            Entity(
-                name: "Chapter",
-                attributes: [Attribute(name: "heading", type: .string)],
-                relationships: [Relationship(name: "book", destination: "Book", inverse: "chapters", isOptional: false)]),
-        ])
+        try ModelVersion(
+            name: "Catalogue",
+            entities: [
+                Entity(
+                    name: "Item", isAbstract: true,
+                    attributes: [
+                        Attribute(name: "title", type: .string),
+                        Attribute(name: "added", type: .date, isOptional: true),
+                    ],
+                    relationships: [
+                        Relationship(name: "shelf", destination: "Shelf", inverse: "items", isOptional: false),
+                        Relationship(name: "tags", destination: "Tag", inverse: "items", isToMany: true),
+                    ]),
+                Entity(
+                    name: "Book", parent: "Item",
+                    attributes: [
+                        Attribute(name: "isbn", type: .string),
+                        Attribute(name: "pages", type: .integer16, isOptional: true),
+                        Attribute(name: "copies", type: .integer32),
+                        Attribute(name: "words", type: .integer64, isOptional: true),
+                        Attribute(name: "price", type: .decimal, isOptional: true),
+                        Attribute(name: "rating", type: .double, isOptional: true),
+                        Attribute(name: "weight", type: .float, isOptional: true),
+                        Attribute(name: "inPrint", type: .boolean),
+                        Attribute(name: "cover", type: .binary, isOptional: true),
+                        Attribute(name: "identifier", type: .uuid),
+                        Attribute(name: "link", type: .uri, isOptional: true),
+                        Attribute(name: "extra", type: .transformable, isOptional: true),
+                        Attribute(name: "cached", type: .string, isOptional: true, isTransient: true),
+                    ],
+                    relationships: [
+                        Relationship(name: "barcode", destination: "Barcode", inverse: "book"),
+                        Relationship(
+                            name: "chapters", destination: "Chapter", inverse: "book", isToMany: true, isOrdered: true,
+                            minCount: 1, maxCount: 6),
+                    ],
+                    uniquenessConstraints: [["isbn"]],
+                    indexes: [Index(name: "byTitle", properties: ["title"])]),
+                Entity(
+                    name: "Film", parent: "Item",
+                    attributes: [Attribute(name: "minutes", type: .integer32, isOptional: true)]),
+                Entity(
+                    name: "Shelf",
+                    attributes: [Attribute(name: "label", type: .string)],
+                    relationships: [
+                        Relationship(name: "items", destination: "Item", inverse: "shelf", isToMany: true),
+                        Relationship(name: "neighbour", destination: "Shelf"),
+                    ]),
+                Entity(
+                    name: "Tag",
+                    attributes: [Attribute(name: "name", type: .string)],
+                    relationships: [Relationship(name: "items", destination: "Item", inverse: "tags", isToMany: true)]),
+                Entity(
+                    name: "Barcode",
+                    attributes: [Attribute(name: "code", type: .string)],
+                    relationships: [Relationship(name: "book", destination: "Book", inverse: "barcode")]),
+                Entity(
+                    name: "Chapter",
+                    attributes: [Attribute(name: "heading", type: .string)],
+                    relationships: [
+                        Relationship(name: "book", destination: "Book", inverse: "chapters", isOptional: false)
+                    ]),
+            ])
     }
 
     /// A fresh temporary folder for `body`, removed afterwards, also when `body` throws.

@@ -46,7 +46,8 @@ struct GenerateCommand: ParsableCommand {
     func run() throws {
         try reportingInputErrors {
             let history = try modelOptions.load()
-            let modelVersion = try version.map { name throws(ModelError) in try history.requireVersion(name) }
+            let modelVersion =
+                try version.map { name throws(ModelError) in try history.requireVersion(name) }
                 ?? history.currentVersion
             var description = try dataset.map(Self.loadDataset) ?? Dataset()
             if let seed { description.seed = seed }

@@ -54,7 +54,8 @@ struct GeneratorBenchmark: ParsableCommand {
                 var heap: [Int] = []
                 var objects = 0
                 for repetition in 1...repetitions {
-                    printError("benchmark generator: size \(ProgressBar.grouped(size)), run \(repetition) of \(repetitions)")
+                    printError(
+                        "benchmark generator: size \(ProgressBar.grouped(size)), run \(repetition) of \(repetitions)")
                     let store = folder.appendingPathComponent("generated.sqlite").path
                     let copy = folder.appendingPathComponent("floor.sqlite").path
                     let generated = try ChildProcess.json([
@@ -64,13 +65,16 @@ struct GeneratorBenchmark: ParsableCommand {
                     engine.append(generated["seconds"] as? Double ?? .nan)
                     if let peak = generated["peakHeapBytes"] as? Int { heap.append(peak) }
                     objects = (generated["objects"] as? [String: Int])?.values.reduce(0, +) ?? 0
-                    let floorRun = try ChildProcess.json(["benchmark", "floor-insert", "--source", store, "--output", copy])
+                    let floorRun = try ChildProcess.json([
+                        "benchmark", "floor-insert", "--source", store, "--output", copy,
+                    ])
                     floor.append(floorRun["seconds"] as? Double ?? .nan)
                     for path in [store, copy] { GenerateCommand.removeStore(at: path) }
                 }
-                results.append(SizeResult(
-                    size: size, objects: objects, engineSeconds: Summary(engine), floorSeconds: Summary(floor),
-                    peakHeapBytes: heap.isEmpty ? nil : Summary(heap.map(Double.init))))
+                results.append(
+                    SizeResult(
+                        size: size, objects: objects, engineSeconds: Summary(engine), floorSeconds: Summary(floor),
+                        peakHeapBytes: heap.isEmpty ? nil : Summary(heap.map(Double.init))))
             }
             let report = GeneratorBenchmarkReport(results: results)
             print(report.table())
@@ -127,24 +131,31 @@ struct GeneratorBenchmarkReport: Codable {
         self.results = results
         var targets: [Target] = []
         if let largest = results.last {
-            targets.append(Target(
-                name: "objects per second at \(largest.objects) objects", limit: "≥ 500,000",
-                measured: ProgressBar.grouped(Int(largest.objectsPerSecond)), met: largest.objectsPerSecond >= 500_000))
-            targets.append(Target(
-                name: "time against the floor at \(largest.objects) objects", limit: "≤ 1.5×",
-                measured: String(format: "%.2f×", largest.floorRatio), met: largest.floorRatio <= 1.5))
+            targets.append(
+                Target(
+                    name: "objects per second at \(largest.objects) objects", limit: "≥ 500,000",
+                    measured: ProgressBar.grouped(Int(largest.objectsPerSecond)),
+                    met: largest.objectsPerSecond >= 500_000))
+            targets.append(
+                Target(
+                    name: "time against the floor at \(largest.objects) objects", limit: "≤ 1.5×",
+                    measured: String(format: "%.2f×", largest.floorRatio), met: largest.floorRatio <= 1.5))
         }
         if let smallest = results.first, let largest = results.last, results.count > 1 {
             if let small = smallest.peakHeapBytes?.median, let large = largest.peakHeapBytes?.median {
                 let growth = large / small
-                targets.append(Target(
-                    name: "peak heap growth \(smallest.objects) → \(largest.objects) objects", limit: "≤ 1.5×",
-                    measured: String(format: "%.2f× (%@ → %@)", growth, Self.mebibytes(small), Self.mebibytes(large)),
-                    met: growth <= 1.5))
+                targets.append(
+                    Target(
+                        name: "peak heap growth \(smallest.objects) → \(largest.objects) objects", limit: "≤ 1.5×",
+                        measured: String(
+                            format: "%.2f× (%@ → %@)", growth, Self.mebibytes(small), Self.mebibytes(large)),
+                        met: growth <= 1.5))
             } else {
-                targets.append(Target(
-                    name: "peak heap growth", limit: "≤ 1.5×", measured: "unavailable (jemalloc is not the allocator)",
-                    met: nil))
+                targets.append(
+                    Target(
+                        name: "peak heap growth", limit: "≤ 1.5×",
+                        measured: "unavailable (jemalloc is not the allocator)",
+                        met: nil))
             }
         }
         self.targets = targets
@@ -156,7 +167,9 @@ struct GeneratorBenchmarkReport: Codable {
     }
 
     func table() -> String {
-        var lines = ["size        objects     engine s (min–max)     floor s (min–max)      ratio   objects/s    peak heap"]
+        var lines = [
+            "size        objects     engine s (min–max)     floor s (min–max)      ratio   objects/s    peak heap"
+        ]
         for result in results {
             let heap = result.peakHeapBytes.map { Self.mebibytes($0.median) } ?? "unavailable"
             lines.append(
@@ -164,12 +177,15 @@ struct GeneratorBenchmarkReport: Codable {
                     format: "%-11d %-11d %6.3f (%.3f–%.3f)   %6.3f (%.3f–%.3f)   %5.2f×  %-12@ %@",
                     result.size, result.objects, result.engineSeconds.median, result.engineSeconds.min,
                     result.engineSeconds.max, result.floorSeconds.median, result.floorSeconds.min,
-                    result.floorSeconds.max, result.floorRatio, ProgressBar.grouped(Int(result.objectsPerSecond)), heap))
+                    result.floorSeconds.max, result.floorRatio, ProgressBar.grouped(Int(result.objectsPerSecond)), heap)
+            )
         }
         lines.append("")
         for target in targets {
             let verdict = target.met.map { $0 ? "met" : "MISSED" } ?? "not measured"
-            lines.append("\(verdict.padding(toLength: 12, withPad: " ", startingAt: 0)) \(target.name): \(target.measured) (target \(target.limit))")
+            lines.append(
+                "\(verdict.padding(toLength: 12, withPad: " ", startingAt: 0)) \(target.name): \(target.measured) (target \(target.limit))"
+            )
         }
         return lines.joined(separator: "\n")
     }

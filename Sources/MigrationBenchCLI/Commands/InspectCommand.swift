@@ -44,8 +44,9 @@ struct InspectCommand: ParsableCommand {
             }
             for entity in inspection.entities {
                 let hash = inspection.metadata.versionHashes[entity.name]?.hex ?? "(no hash)"
-                print("  \(entity.name.padding(toLength: 24, withPad: " ", startingAt: 0)) \(hash)  "
-                    + "\(ProgressBar.grouped(entity.rowCount)) rows")
+                print(
+                    "  \(entity.name.padding(toLength: 24, withPad: " ", startingAt: 0)) \(hash)  "
+                        + "\(ProgressBar.grouped(entity.rowCount)) rows")
             }
             guard history != nil else { return }
             if let match {

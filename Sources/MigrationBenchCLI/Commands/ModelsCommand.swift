@@ -40,7 +40,9 @@ struct ModelsCommand: ParsableCommand {
                     var shape = "\(entity.attributes) attributes, \(entity.relationships) relationships"
                     if let parent = entity.parent { shape += ", parent \(parent)" }
                     if entity.abstract { shape += ", abstract" }
-                    print("  \(entity.name.padding(toLength: 24, withPad: " ", startingAt: 0)) \(entity.versionHash)  \(shape)")
+                    print(
+                        "  \(entity.name.padding(toLength: 24, withPad: " ", startingAt: 0)) \(entity.versionHash)  \(shape)"
+                    )
                 }
             }
             for version in history.versions {

@@ -26,14 +26,17 @@ final class ProgressBar {
             let width = 30
             let filled = Int(fraction * Double(width))
             let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-            let line = "\r\(label) \(bar) \(Int(fraction * 100))% \(Self.grouped(done))/\(Self.grouped(total)) \(unit)"
+            let line =
+                "\r\(label) \(bar) \(Int(fraction * 100))% \(Self.grouped(done))/\(Self.grouped(total)) \(unit)"
                 + "  \(Self.seconds(elapsed))\u{1b}[K"
             FileHandle.standardError.write(Data(line.utf8))
         } else {
             let tenth = Int(fraction * 10)
             guard tenth > lastTenth else { return }
             lastTenth = tenth
-            printError("\(label): \(tenth * 10)% (\(Self.grouped(done))/\(Self.grouped(total)) \(unit), \(Self.seconds(elapsed)))")
+            printError(
+                "\(label): \(tenth * 10)% (\(Self.grouped(done))/\(Self.grouped(total)) \(unit), \(Self.seconds(elapsed)))"
+            )
         }
     }
 
