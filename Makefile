@@ -19,7 +19,6 @@ run: build
 	$(BIN) inspect $(DEMO)/library-V1.sqlite --model Scenarios/models/library.yaml
 
 test: setup
-	$(SWIFT) build --build-tests
 	$(SWIFT) test
 
 # The quick benchmark suite that CI runs; exits 3 when a target measured against the same run is missed.
