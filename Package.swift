@@ -39,6 +39,11 @@ let package = Package(
             ]
         ),
         .target(name: "PersistentStore", dependencies: ["SQLiteDatabase", "ObjectModel"]),
+        .target(name: "MappingModel", dependencies: ["ObjectModel", .product(name: "Yams", package: "Yams")]),
+        .target(
+            name: "MigrationEngine",
+            dependencies: ["ObjectModel", "PersistentStore", "MappingModel", "SQLiteDatabase"]
+        ),
         .target(name: "DataGeneration", dependencies: ["PersistentStore", "ObjectModel", "SQLiteDatabase"]),
         .target(name: "Instrumentation"),
 
@@ -66,6 +71,14 @@ let package = Package(
             resources: [.copy("Fixtures")]
         ),
         .testTarget(name: "ObjectModelTests", dependencies: ["ObjectModel", "TestFixtures"]),
+        .testTarget(name: "MappingModelTests", dependencies: ["MappingModel", "ObjectModel", "TestFixtures"]),
+        .testTarget(
+            name: "MigrationEngineTests",
+            dependencies: [
+                "MigrationEngine", "MappingModel", "ObjectModel", "PersistentStore", "SQLiteDatabase", "DataGeneration",
+                "TestFixtures",
+            ]
+        ),
         .testTarget(name: "PersistentStoreTests", dependencies: ["PersistentStore", "ObjectModel", "SQLiteDatabase", "TestFixtures"]),
         .testTarget(
             name: "DataGenerationTests",

@@ -1,3 +1,5 @@
+import ObjectModel
+
 /// Picks exactly `chosen` of `total` ordinals, evenly spread, without state or randomness.
 ///
 /// Ordinal `i` is chosen when `⌊(i+1)·chosen/total⌋ > ⌊i·chosen/total⌋`; its rank among the chosen is

@@ -52,6 +52,11 @@ public struct JoinTable: Sendable, Hashable {
         self.inverseOrderColumn = other.relationship?.isOrdered == true ? "Z_FOK_" + ownerColumn.dropFirst(2) : nil
     }
 
+    /// The order-key column of `relationship`'s list, if that relationship is ordered.
+    public func orderColumn(forRelationship relationship: String) -> String? {
+        relationship == ownerRelationship ? ownerOrderColumn : inverseOrderColumn
+    }
+
     /// The column holding the primary keys of `entity`'s side of the relationship `relationship`.
     public func sourceColumn(forRelationship relationship: String) -> String {
         relationship == ownerRelationship ? ownerColumn : destinationColumn

@@ -6,12 +6,21 @@ struct SchemaBuilder {
 
     /// The tables, including Core Data's bookkeeping tables.
     func tableStatements() -> [String] {
+        dataTableStatements(prefix: "") + [
+            "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)",
+            "CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)",
+            "CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)",
+        ]
+    }
+
+    /// The entity and join tables only, each name preceded by `prefix`.
+    func dataTableStatements(prefix: String) -> [String] {
         var sql: [String] = []
         for table in layout.entityTables {
             let columns =
                 ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"]
                 + table.columns.map { "\(quoted($0.name)) \($0.sqlType)" }
-            sql.append("CREATE TABLE \(quoted(table.name)) ( \(columns.joined(separator: ", ")) )")
+            sql.append("CREATE TABLE \(quoted(prefix + table.name)) ( \(columns.joined(separator: ", ")) )")
         }
         for join in layout.joinTables {
             var columns = ["\(quoted(join.ownerColumn)) INTEGER", "\(quoted(join.destinationColumn)) INTEGER"]
@@ -19,12 +28,8 @@ struct SchemaBuilder {
                 columns.append("\(quoted(order)) INTEGER")
             }
             let key = "PRIMARY KEY (\(quoted(join.ownerColumn)), \(quoted(join.destinationColumn)))"
-            sql.append("CREATE TABLE \(quoted(join.name)) ( \(columns.joined(separator: ", ")), \(key) )")
+            sql.append("CREATE TABLE \(quoted(prefix + join.name)) ( \(columns.joined(separator: ", ")), \(key) )")
         }
-        sql.append(
-            "CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER)")
-        sql.append("CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB)")
-        sql.append("CREATE TABLE Z_MODELCACHE (Z_CONTENT BLOB)")
         return sql
     }
 

@@ -133,6 +133,23 @@ public final class Store {
 
     // MARK: - Bookkeeping tables
 
+    /// Rewrites `Z_PRIMARYKEY` and `Z_METADATA` for `layout`'s version, keeping the store's UUID and
+    /// Core Data's persistent-history rows (entity numbers from 16000). For migrations that change a store's
+    /// version in place; run it inside their transaction.
+    package static func rewriteBookkeeping(
+        connection: Connection,
+        layout: StoreLayout,
+        uuid: String
+    ) throws {
+        try connection.execute("DELETE FROM Z_PRIMARYKEY WHERE Z_ENT < \(StoreInspection.firstHistoryEntityNumber)")
+        let store = Store(
+            path: connection.path, connection: connection, layout: layout,
+            metadata: StoreMetadata(version: layout.version, uuid: uuid))
+        try store.writePrimaryKeyTable()
+        try store.updatePrimaryKeyMaxima()
+        try store.writeMetadata()
+    }
+
     private func writePrimaryKeyTable() throws {
         try connection.withStatement("INSERT INTO Z_PRIMARYKEY (Z_ENT, Z_NAME, Z_SUPER, Z_MAX) VALUES (?, ?, ?, 0)") {
             statement in

@@ -24,6 +24,7 @@ public struct StoreLayout: Sendable {
     public let joinTables: [JoinTable]
 
     private let tableIndexByEntity: [String: Int]
+    private let entityNamesByNumber: [Int: String]
     private let joinTableIndex: [RelationshipKey: Int]
 
     private struct RelationshipKey: Hashable, Sendable {
@@ -45,6 +46,7 @@ public struct StoreLayout: Sendable {
             }
         }
         self.entityNumbers = numbers
+        self.entityNamesByNumber = Dictionary(uniqueKeysWithValues: numbers.map { ($1, $0) })
 
         var tables: [EntityTable] = []
         var tableIndexByEntity: [String: Int] = [:]
@@ -73,6 +75,11 @@ public struct StoreLayout: Sendable {
         }
         self.joinTables = joins
         self.joinTableIndex = joinIndex
+    }
+
+    /// The entity whose number is `number`.
+    public func entityName(number: Int) -> String? {
+        entityNamesByNumber[number]
     }
 
     /// The table that holds the objects of `entity`.
@@ -105,6 +112,16 @@ public struct StoreLayout: Sendable {
         if !relationship.isToMany { return .foreignKey }
         if joinTable(for: relationship.name, of: entity) != nil { return .joinTable }
         return .inverseForeignKey
+    }
+
+    /// `CREATE TABLE` statements for the entity and join tables, each name preceded by `prefix`.
+    public func dataTableStatements(prefix: String = "") -> [String] {
+        SchemaBuilder(layout: self).dataTableStatements(prefix: prefix)
+    }
+
+    /// `CREATE INDEX` statements for the entity and join tables.
+    public func indexStatements() -> [String] {
+        SchemaBuilder(layout: self).indexStatements()
     }
 
     static func needsJoinTable(_ relationship: Relationship, in version: ModelVersion) -> Bool {

@@ -65,7 +65,8 @@ struct GeneratorBenchmark: ParsableCommand {
                     let store = folder.appendingPathComponent("generated.sqlite").path
                     let copy = folder.appendingPathComponent("floor.sqlite").path
                     let generated = try ChildProcess.json([
-                        "generate", "--model", model, "--version", version, "--dataset", dataset, "--size", String(size),
+                        "generate", "--model", model, "--version", version, "--dataset", dataset, "--size",
+                        String(size),
                         "--output", store, "--overwrite", "--json",
                     ])
                     engine.append(generated["seconds"] as? Double ?? .nan)

@@ -1,0 +1,60 @@
+/// One step of a compiled expression: computes a value for the current object.
+typealias Evaluator = @Sendable (any EvaluationContext) throws -> ExpressionValue
+
+/// A value expression parsed, type-checked and compiled once into a tree of closures, ready to be evaluated
+/// for millions of objects without parsing or name look-ups: `$source.attribute` reads a slot.
+///
+/// ```swift
+/// let compiled = try mapping.validated(source: v1, destination: v2)
+/// let hexColor = compiled.entityMapping(named: "PostToPost")!.attribute(named: "hexColor")!.expression!
+/// let value = try hexColor.evaluate(in: context)   // context: the engine's EvaluationContext
+/// ```
+public struct CompiledExpression: Sendable {
+    /// The expression text, as written.
+    public let text: String
+    /// The type of the values it yields (for property mappings, the destination property's type).
+    public let type: ExpressionType
+    /// The entity mapping the expression belongs to, for errors.
+    public let mapping: String?
+    /// The destination property (or `filter`) the expression belongs to, for errors.
+    public let property: String?
+    /// The value, when it is the same for every object (a constant, or made only of constants).
+    public let constantValue: ExpressionValue?
+    private let run: Evaluator
+
+    init(
+        text: String,
+        type: ExpressionType,
+        mapping: String?,
+        property: String?,
+        constantValue: ExpressionValue?,
+        run: @escaping Evaluator
+    ) {
+        self.text = text
+        self.type = type
+        self.mapping = mapping
+        self.property = property
+        self.constantValue = constantValue
+        self.run = run
+    }
+
+    /// The value for the current object of `context`.
+    ///
+    /// - Throws: ``EvaluationError`` naming the expression and column when a value cannot be computed
+    ///   (division by zero, a text that is not a date, …); errors thrown by `context` pass through unchanged.
+    public func evaluate(in context: any EvaluationContext) throws -> ExpressionValue {
+        do {
+            return try run(context)
+        } catch var error as EvaluationError {
+            error.expression = text
+            error.mapping = error.mapping ?? mapping
+            error.property = error.property ?? property
+            throw error
+        }
+    }
+
+    /// Whether the condition holds for the current object of `context` (a source filter): `nil` is false.
+    public func isSatisfied(in context: any EvaluationContext) throws -> Bool {
+        ValueOperations.truth(try evaluate(in: context))
+    }
+}

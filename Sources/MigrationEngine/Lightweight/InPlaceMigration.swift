@@ -1,0 +1,276 @@
+import Foundation
+public import ObjectModel
+import PersistentStore
+import SQLiteDatabase
+
+/// A lightweight step run as SQL inside the store, in one transaction, as Core Data runs it on SQLite.
+///
+/// New tables are filled with `INSERT … SELECT` from the old ones, which are then dropped and the new ones
+/// renamed; primary keys are kept, so foreign keys and join rows stay valid without any lookup. Every
+/// `INSERT … SELECT` runs in primary-key ranges of about 50,000 rows, so progress is real (rows done of rows
+/// in all) — where Core Data reports none. Either the whole step commits, or nothing changes.
+public struct InPlaceMigration: Sendable {
+    /// The correspondence the step follows.
+    public let plan: LightweightPlan
+
+    /// Prepares the step that `plan` describes.
+    public init(plan: LightweightPlan) {
+        self.plan = plan
+    }
+
+    /// What the step did.
+    public struct Result: Sendable, Hashable {
+        /// Rows copied into entity tables.
+        public let objects: Int
+        /// Rows copied into join tables.
+        public let joinRows: Int
+    }
+
+    static let chunkSize: Int64 = 50_000
+    static let newTablePrefix = "MBNEW_"
+
+    /// Migrates the store at `path`, which must be at the plan's source version.
+    ///
+    /// - Parameter progress: called after each chunk with the rows copied so far and the rows in all.
+    public func run(storeAt path: String, progress: ((Int, Int) -> Void)? = nil) throws -> Result {
+        let store = try Store.open(at: path, version: plan.source)
+        let connection = store.connection
+        let source = store.layout
+        let destination = try StoreLayout(version: plan.destination)
+        let copies = try copyStatements(source: source, destination: destination, connection: connection)
+        let total = copies.reduce(0) { $0 + $1.rows }
+        var done = 0
+        var joinRows = 0
+        progress?(0, total)
+        try connection.transaction(.immediate) {
+            for statement in destination.dataTableStatements(prefix: Self.newTablePrefix) {
+                try connection.execute(statement)
+            }
+            for copy in copies {
+                for range in copy.ranges {
+                    try connection.withStatement(copy.sql) { statement in
+                        if let range {
+                            try statement.bind(range.lowerBound, at: 1)
+                            try statement.bind(range.upperBound, at: 2)
+                        }
+                        try statement.run()
+                    }
+                    let copied = connection.changes
+                    done += copied
+                    if copy.isJoin { joinRows += copied }
+                    progress?(min(done, total), total)
+                }
+            }
+            for table in source.entityTables.map(\.name) + source.joinTables.map(\.name) {
+                try connection.execute("DROP TABLE \(quoted(table))")
+            }
+            for table in destination.entityTables.map(\.name) + destination.joinTables.map(\.name) {
+                try connection.execute("ALTER TABLE \(quoted(Self.newTablePrefix + table)) RENAME TO \(quoted(table))")
+            }
+            for statement in destination.indexStatements() { try connection.execute(statement) }
+            try Store.rewriteBookkeeping(connection: connection, layout: destination, uuid: store.metadata.uuid)
+        }
+        try connection.checkpoint(.truncate)
+        progress?(total, total)
+        return Result(objects: done - joinRows, joinRows: joinRows)
+    }
+
+    // MARK: - SQL
+
+    struct Copy {
+        let sql: String
+        /// Primary-key ranges to bind to `?1` and `?2`, or a single nil for one unbounded run.
+        let ranges: [ClosedRange<Int64>?]
+        let rows: Int
+        let isJoin: Bool
+    }
+
+    func copyStatements(source: StoreLayout, destination: StoreLayout, connection: Connection) throws -> [Copy] {
+        var copies: [Copy] = []
+        for correspondence in plan.entities {
+            copies.append(
+                try entityCopy(correspondence, source: source, destination: destination, connection: connection))
+        }
+        for join in destination.joinTables {
+            if let copy = try joinCopy(join, source: source, destination: destination, connection: connection) {
+                copies.append(copy)
+            }
+        }
+        return copies
+    }
+
+    private func entityCopy(
+        _ correspondence: LightweightPlan.EntityCorrespondence,
+        source: StoreLayout,
+        destination: StoreLayout,
+        connection: Connection
+    ) throws -> Copy {
+        let entity = correspondence.destination
+        let table = destination.table(for: entity)
+        let sourceTable = source.table(for: correspondence.source)
+        let lineage = Set([entity] + plan.destination.ancestors(of: entity))
+        let sourceNumber = source.entityNumbers[correspondence.source]!
+        var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
+        var values = ["Z_PK", String(destination.entityNumbers[entity]!), "Z_OPT"]
+        var needsWholeTable = false
+        for column in table.columns where lineage.contains(column.entity) {
+            columns.append(quoted(column.name))
+            switch column.kind {
+            case .attribute:
+                if let sourceName = correspondence.attributes[column.property] ?? nil,
+                    let sourceColumn = sourceTable.column(
+                        for: sourceName, of: correspondence.source, version: source.version)
+                {
+                    values.append(quoted(sourceColumn.name))
+                } else {
+                    let attribute = plan.destination.attribute(column.property, of: entity)
+                    values.append(attribute?.defaultValue.map { Self.literal($0.sqliteValue) } ?? "NULL")
+                }
+            case .foreignKey:
+                if let sourceName = correspondence.relationships[column.property] ?? nil,
+                    let sourceColumn = sourceTable.column(
+                        for: sourceName, of: correspondence.source, version: source.version)
+                {
+                    values.append(quoted(sourceColumn.name))
+                } else {
+                    values.append("NULL")
+                }
+            case .orderKey:
+                let sourceName = correspondence.relationships[column.property] ?? nil
+                let foreignKey = sourceName.flatMap {
+                    sourceTable.column(for: $0, of: correspondence.source, version: source.version)
+                }
+                if let sourceName,
+                    let order = sourceTable.orderKeyColumn(
+                        for: sourceName, of: correspondence.source, version: source.version)
+                {
+                    values.append(quoted(order.name))
+                } else if let foreignKey {
+                    // Newly ordered: number each parent's children in primary-key order.
+                    values.append("ROW_NUMBER() OVER (PARTITION BY \(quoted(foreignKey.name)) ORDER BY Z_PK)")
+                    needsWholeTable = true
+                } else {
+                    values.append("NULL")
+                }
+            }
+        }
+        let rows = try count(
+            "SELECT COUNT(*) FROM \(quoted(sourceTable.name)) WHERE Z_ENT = \(sourceNumber)", connection)
+        let filter = needsWholeTable ? "" : " AND Z_PK BETWEEN ?1 AND ?2"
+        let sql =
+            "INSERT INTO \(quoted(Self.newTablePrefix + table.name)) (\(columns.joined(separator: ", "))) "
+            + "SELECT \(values.joined(separator: ", ")) FROM \(quoted(sourceTable.name)) WHERE Z_ENT = \(sourceNumber)\(filter)"
+        let ranges =
+            needsWholeTable
+            ? [nil] : try Self.ranges(table: sourceTable.name, where: "Z_ENT = \(sourceNumber)", connection)
+        return Copy(sql: sql, ranges: ranges, rows: rows, isJoin: false)
+    }
+
+    /// The rows of a destination join table, from wherever the source kept the same edges.
+    private func joinCopy(
+        _ join: JoinTable,
+        source: StoreLayout,
+        destination: StoreLayout,
+        connection: Connection
+    ) throws -> Copy? {
+        var sides = [(owner: join.ownerEntity, relationship: join.ownerRelationship, reversed: false)]
+        if let inverse = join.inverseRelationship {
+            sides.append((join.inverseEntity, inverse, true))
+        }
+        for side in sides {
+            guard let (sourceEntity, sourceName) = sourceRelationship(side.relationship, declaredOn: side.owner),
+                let relationship = source.version.relationship(sourceName, of: sourceEntity)
+            else { continue }
+            // (pairs of owner key, destination key) as the source holds them, for `relationship` of `sourceEntity`.
+            let select: String
+            var order: String?
+            switch source.storage(of: relationship, in: sourceEntity) {
+            case .joinTable:
+                let sourceJoin = source.joinTable(for: sourceName, of: sourceEntity)!
+                let from = quoted(sourceJoin.sourceColumn(forRelationship: sourceName))
+                let to = quoted(sourceJoin.targetColumn(forRelationship: sourceName))
+                order = sourceJoin.orderColumn(forRelationship: sourceName).map(quoted)
+                select =
+                    "SELECT \(from) AS a, \(to) AS b\(order.map { ", \($0) AS o" } ?? "") FROM \(quoted(sourceJoin.name))"
+            case .foreignKey:
+                let table = source.table(for: sourceEntity)
+                let column = quoted(table.column(for: sourceName, of: sourceEntity, version: source.version)!.name)
+                let range = source.entityNumberRange(of: sourceEntity)
+                select =
+                    "SELECT Z_PK AS a, \(column) AS b FROM \(quoted(table.name)) "
+                    + "WHERE \(column) IS NOT NULL AND Z_ENT BETWEEN \(range.lowerBound) AND \(range.upperBound)"
+            case .inverseForeignKey:
+                let inverse = source.version.inverse(of: relationship)!
+                let table = source.table(for: relationship.destination)
+                let column = quoted(
+                    table.column(for: inverse.name, of: relationship.destination, version: source.version)!.name)
+                order = table.orderKeyColumn(for: inverse.name, of: relationship.destination, version: source.version)
+                    .map { quoted($0.name) }
+                let range = source.entityNumberRange(of: relationship.destination)
+                select =
+                    "SELECT \(column) AS a, Z_PK AS b\(order.map { ", \($0) AS o" } ?? "") FROM \(quoted(table.name)) "
+                    + "WHERE \(column) IS NOT NULL AND Z_ENT BETWEEN \(range.lowerBound) AND \(range.upperBound)"
+            case .none:
+                continue
+            }
+            let (ownerKey, destinationKey) = side.reversed ? ("b", "a") : ("a", "b")
+            var columns = [quoted(join.ownerColumn), quoted(join.destinationColumn)]
+            var values = [ownerKey, destinationKey]
+            // The order of the relationship that was read, where the destination table keeps one.
+            let readOrder = side.reversed ? join.inverseOrderColumn : join.ownerOrderColumn
+            let otherOrder = side.reversed ? join.ownerOrderColumn : join.inverseOrderColumn
+            if let readOrder {
+                columns.append(quoted(readOrder))
+                values.append(order != nil ? "o" : "ROW_NUMBER() OVER (PARTITION BY a ORDER BY b)")
+            }
+            if let otherOrder {
+                columns.append(quoted(otherOrder))
+                values.append("ROW_NUMBER() OVER (PARTITION BY b ORDER BY a)")
+            }
+            let rows = try count("SELECT COUNT(*) FROM (\(select))", connection)
+            let sql =
+                "INSERT INTO \(quoted(Self.newTablePrefix + join.name)) (\(columns.joined(separator: ", "))) "
+                + "SELECT \(values.joined(separator: ", ")) FROM (\(select))"
+            return Copy(sql: sql, ranges: [nil], rows: rows, isJoin: true)
+        }
+        return nil
+    }
+
+    /// The source entity and relationship that destination `relationship`, declared on `entity`, comes from.
+    private func sourceRelationship(_ relationship: String, declaredOn entity: String) -> (String, String)? {
+        for member in plan.destination.hierarchy(of: entity) {
+            guard let correspondence = plan.correspondence(forDestination: member),
+                let name = correspondence.relationships[relationship] ?? nil
+            else { continue }
+            // The source entity that declares it: the counterpart or one of its ancestors.
+            let owner = ([correspondence.source] + plan.source.ancestors(of: correspondence.source))
+                .last { plan.source.entity(named: $0)?.relationships.contains { $0.name == name } ?? false }
+            return (owner ?? correspondence.source, name)
+        }
+        return nil
+    }
+
+    private func count(_ sql: String, _ connection: Connection) throws -> Int {
+        Int(try connection.scalar(sql)?.int64 ?? 0)
+    }
+
+    /// Primary-key ranges of about ``chunkSize`` rows covering the rows of `table` that match `condition`.
+    private static func ranges(
+        table: String, where condition: String, _ connection: Connection
+    ) throws -> [ClosedRange<Int64>?] {
+        let row = try connection.rows("SELECT MIN(Z_PK), MAX(Z_PK) FROM \(quoted(table)) WHERE \(condition)").first
+        guard let low = row?[0].int64, let high = row?[1].int64 else { return [] }
+        return stride(from: low, through: high, by: Int(chunkSize)).map { $0...min($0 + chunkSize - 1, high) }
+    }
+
+    /// An SQL literal for a default value.
+    static func literal(_ value: SQLiteValue) -> String {
+        switch value {
+        case .null: "NULL"
+        case .integer(let number): String(number)
+        case .real(let number): String(number)
+        case .text(let text): "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+        case .blob(let bytes): "X'" + bytes.map { String(format: "%02X", $0) }.joined() + "'"
+        }
+    }
+}

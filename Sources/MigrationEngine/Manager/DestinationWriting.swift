@@ -1,0 +1,340 @@
+import Foundation
+import MappingModel
+import ObjectModel
+import PersistentStore
+import SQLiteDatabase
+
+/// A destination object whose row is not written yet.
+struct PendingObject {
+    let object: ObjectID
+    let writer: DestinationWriter
+    var values: [SQLiteValue]
+}
+
+/// One edge of a join table, waiting for the save of an in-memory pass.
+struct PendingEdge {
+    let table: JoinTable
+    let owner: Int64
+    let destination: Int64
+    let orderKeys: (Int64?, Int64?)
+}
+
+struct MemoryKey: Hashable {
+    let table: String
+    let primaryKey: Int64
+}
+
+struct OrderCounterKey: Hashable {
+    let relationship: String
+    let owner: Int64
+}
+
+/// The insert statement of one destination entity and its row template (defaults filled in).
+final class DestinationWriter {
+    let entity: String
+    let entityNumber: Int32
+    let table: EntityTable
+    let inserter: RowInserter
+    let template: [SQLiteValue]
+    private let attributeTypes: [String: AttributeType]
+
+    init(store: Store, entity: String) throws {
+        let version = store.version
+        self.entity = entity
+        self.entityNumber = Int32(store.layout.entityNumbers[entity]!)
+        self.table = store.layout.table(for: entity)
+        self.inserter = try RowInserter(store: store, entity: entity)
+        var template = [SQLiteValue](repeating: .null, count: Int(inserter.propertyCount))
+        var types: [String: AttributeType] = [:]
+        for attribute in version.attributes(of: entity) where !attribute.isTransient {
+            types[attribute.name] = attribute.type
+            if let index = inserter.parameter(for: attribute.name), let value = attribute.defaultValue {
+                template[Int(index) - 4] = value.sqliteValue
+            }
+        }
+        self.template = template
+        self.attributeTypes = types
+    }
+
+    func slot(for property: String) -> Int? { inserter.parameter(for: property).map { Int($0) - 4 } }
+    func orderKeySlot(for relationship: String) -> Int? {
+        inserter.orderKeyParameter(for: relationship).map { Int($0) - 4 }
+    }
+    func type(of attribute: String) -> AttributeType? { attributeTypes[attribute] }
+
+    func insert(_ object: PendingObject) throws {
+        try inserter.begin(primaryKey: object.object.primaryKey)
+        for (offset, value) in object.values.enumerated() {
+            try inserter.statement.bind(value, at: Int32(offset + 4))
+        }
+        try inserter.insert()
+    }
+}
+
+/// Hands out destination primary keys, table by table.
+///
+/// A destination table fed only from one source table, by mappings without a custom policy, keeps the
+/// source objects' primary keys: foreign keys then copy straight across, and the store's keys stay
+/// recognisable. Other tables number their objects from 1.
+struct PrimaryKeyAllocator {
+    private var next: [String: Int64] = [:]
+    private var preserving: Set<String> = []
+
+    init(source: Store, destination: Store, passes: [CompiledPass]) throws {
+        var feeders: [String: Set<String>] = [:]
+        var unsafe: Set<String> = []
+        for pass in passes {
+            for plan in pass.mappings {
+                guard let entity = plan.mapping.destinationEntity else { continue }
+                let table = destination.layout.table(for: entity).name
+                if let sourceEntity = plan.mapping.sourceEntity, plan.mapping.policy == nil {
+                    feeders[table, default: []].insert(source.layout.table(for: sourceEntity).name)
+                } else {
+                    unsafe.insert(table)
+                }
+            }
+        }
+        for (table, sources) in feeders where sources.count == 1 && !unsafe.contains(table) {
+            preserving.insert(table)
+            let sourceTable = sources.first!
+            let maximum = try source.connection.scalar("SELECT COALESCE(MAX(Z_PK), 0) FROM \(quoted(sourceTable))")
+            next[table] = (maximum?.int64 ?? 0) + 1
+        }
+    }
+
+    /// A primary key for a new object in `table`: `preferred` when the table keeps source keys.
+    mutating func allocate(in table: String, preferred: Int64?) -> Int64 {
+        if let preferred, preserving.contains(table) { return preferred }
+        let key = next[table, default: 1]
+        next[table] = key + 1
+        return key
+    }
+}
+
+/// Prepared statements reused across the migration, by SQL text.
+struct StatementCache {
+    private var statements: [String: Statement] = [:]
+
+    mutating func statement(_ sql: String, on connection: Connection) throws -> Statement {
+        if let statement = statements[sql] { return statement }
+        let statement = try connection.prepare(sql)
+        statements[sql] = statement
+        return statement
+    }
+}
+
+extension MigrationSession {
+    func writer(for entity: String) throws -> DestinationWriter {
+        if let writer = writers[entity] { return writer }
+        guard destinationVersion.entity(named: entity).map({ !$0.isAbstract }) == true else {
+            throw MigrationError(
+                .evaluation, "cannot create objects of '\(entity)': no such concrete destination entity")
+        }
+        let writer = try DestinationWriter(store: destination, entity: entity)
+        writers[entity] = writer
+        return writer
+    }
+
+    func createDestinationInstance(entity: String, preferredPrimaryKey: Int64?) throws -> ObjectID {
+        let writer = try writer(for: entity)
+        let key = primaryKeys.allocate(in: writer.table.name, preferred: preferredPrimaryKey)
+        let object = ObjectID(side: .destination, entity: writer.entityNumber, primaryKey: key)
+        objectsCreated += 1
+        let pendingObject = PendingObject(object: object, writer: writer, values: writer.template)
+        switch options.storage {
+        case .streaming: pending.append(pendingObject)
+        case .inMemory:
+            let memoryKey = MemoryKey(table: writer.table.name, primaryKey: key)
+            memoryObjects[memoryKey] = pendingObject
+            memoryOrder.append(memoryKey)
+        }
+        return object
+    }
+
+    /// Writes the rows of the objects made by the last `createDestinationInstances` (streaming only).
+    func flushPending() throws {
+        for object in pending { try object.writer.insert(object) }
+        pending.removeAll(keepingCapacity: true)
+    }
+
+    /// Writes every object and edge an in-memory pass kept, in the order they were made.
+    func saveMemoryObjects() throws {
+        for key in memoryOrder {
+            if let object = memoryObjects[key] { try object.writer.insert(object) }
+        }
+        for edge in memoryEdges {
+            try joinInserter(for: edge.table).insert(
+                owner: edge.owner, destination: edge.destination, orderKeys: edge.orderKeys)
+        }
+        memoryObjects = [:]
+        memoryOrder = []
+        memoryEdges = []
+    }
+
+    /// Sets column `slot` of a destination object: in its pending row if it has one, else with an UPDATE.
+    func setColumn(
+        _ value: SQLiteValue, slot: Int, column: String, of object: ObjectID, writer: DestinationWriter
+    ) throws {
+        let key = MemoryKey(table: writer.table.name, primaryKey: object.primaryKey)
+        if options.storage == .inMemory, memoryObjects[key] != nil {
+            memoryObjects[key]!.values[slot] = value
+            return
+        }
+        if let index = pending.lastIndex(where: { $0.object == object }) {
+            pending[index].values[slot] = value
+            return
+        }
+        let sql = "UPDATE \(quoted(writer.table.name)) SET \(quoted(column)) = ? WHERE Z_PK = ?"
+        let update = try statements.statement(sql, on: destination.connection)
+        try update.bind(value, at: 1)
+        try update.bind(object.primaryKey, at: 2)
+        try update.run()
+    }
+
+    func setAttribute(_ value: ExpressionValue, forKey key: String, of object: ObjectID, entity: String) throws {
+        let writer = try writer(for: entity)
+        guard let slot = writer.slot(for: key), let type = writer.type(of: key) else {
+            throw MigrationError(.evaluation, "attribute '\(entity).\(key)' is not stored")
+        }
+        let stored = try Self.sqliteValue(value, as: type, property: "\(entity).\(key)")
+        let column = writer.table.column(for: key, of: entity, version: destinationVersion)!.name
+        try setColumn(stored, slot: slot, column: column, of: object, writer: writer)
+    }
+
+    func setRelationship(
+        _ value: ExpressionValue, relationship: Relationship, of object: ObjectID, entity: String
+    ) throws {
+        let targets: [ObjectID]
+        switch value {
+        case .null: targets = []
+        case .object(let target): targets = [target]
+        case .objects(let list): targets = list
+        default:
+            throw MigrationError(
+                .evaluation, "relationship '\(entity).\(relationship.name)' was given \(value), not objects")
+        }
+        guard targets.allSatisfy({ $0.side == .destination }) else {
+            throw MigrationError(
+                .evaluation,
+                "relationship '\(entity).\(relationship.name)' was given source objects; map them with "
+                    + "FUNCTION($manager, \"destinationInstancesForSourceRelationshipNamed:sourceInstances:\", …)")
+        }
+        switch destination.layout.storage(of: relationship, in: entity) {
+        case .foreignKey:
+            try setForeignKey(targets.first, relationship: relationship, of: object, entity: entity)
+            if let inverse = destinationVersion.inverse(of: relationship), !inverse.isToMany,
+                let target = targets.first,
+                !relationshipsWithExpressions.contains("\(relationship.destination).\(inverse.name)")
+            {
+                // One-to-one mapped from one side only: keep the other side's foreign key in step.
+                try setForeignKey(object, relationship: inverse, of: target, entity: try destinationEntityName(target))
+            }
+        case .inverseForeignKey:
+            let inverse = destinationVersion.inverse(of: relationship)!
+            for (position, child) in targets.enumerated() {
+                try setForeignKey(
+                    object, relationship: inverse, of: child, entity: try destinationEntityName(child),
+                    orderKey: Int64(position + 1))
+            }
+        case .joinTable:
+            let table = destination.layout.joinTable(for: relationship.name, of: entity)!
+            let isOwner = table.ownerRelationship == relationship.name
+            for (position, target) in targets.enumerated() {
+                let edge = PendingEdge(
+                    table: table,
+                    owner: isOwner ? object.primaryKey : target.primaryKey,
+                    destination: isOwner ? target.primaryKey : object.primaryKey,
+                    orderKeys: isOwner
+                        ? (Int64(position + 1), object.primaryKey) : (object.primaryKey, Int64(position + 1)))
+                edgesWritten += 1
+                if options.storage == .inMemory {
+                    memoryEdges.append(edge)
+                } else {
+                    try joinInserter(for: table).insert(
+                        owner: edge.owner, destination: edge.destination, orderKeys: edge.orderKeys)
+                }
+            }
+        case .none:
+            break
+        }
+    }
+
+    /// Sets a to-one foreign key (and its order key, when the inverse is ordered).
+    func setForeignKey(
+        _ target: ObjectID?,
+        relationship: Relationship,
+        of object: ObjectID,
+        entity: String,
+        orderKey: Int64? = nil
+    ) throws {
+        let writer = try writer(for: entity)
+        guard let slot = writer.slot(for: relationship.name),
+            let column = writer.table.column(for: relationship.name, of: entity, version: destinationVersion)
+        else { return }
+        let value: SQLiteValue = target.map { .integer($0.primaryKey) } ?? .null
+        try setColumn(value, slot: slot, column: column.name, of: object, writer: writer)
+        if target != nil { edgesWritten += 1 }
+        if let orderSlot = writer.orderKeySlot(for: relationship.name),
+            let orderColumn = writer.table.orderKeyColumn(
+                for: relationship.name, of: entity, version: destinationVersion)
+        {
+            var key: SQLiteValue = .null
+            if let target {
+                if let orderKey {
+                    key = .integer(orderKey)
+                } else {
+                    let counter = OrderCounterKey(
+                        relationship: "\(entity).\(relationship.name)", owner: target.primaryKey)
+                    let next = orderCounters[counter, default: 0] + 1
+                    orderCounters[counter] = next
+                    key = .integer(next)
+                }
+            }
+            try setColumn(key, slot: orderSlot, column: orderColumn.name, of: object, writer: writer)
+        }
+    }
+
+    func joinInserter(for table: JoinTable) throws -> JoinRowInserter {
+        if let inserter = joinInserters[table.name] { return inserter }
+        let inserter = try JoinRowInserter(store: destination, table: table)
+        joinInserters[table.name] = inserter
+        return inserter
+    }
+
+    /// The value as stored for an attribute of `type`, converting what Core Data would convert.
+    static func sqliteValue(_ value: ExpressionValue, as type: AttributeType, property: String) throws -> SQLiteValue {
+        func mismatch() -> MigrationError {
+            MigrationError(.evaluation, "'\(property)' (\(type.rawValue)) cannot hold \(value)")
+        }
+        switch (value, type) {
+        case (.null, _): return .null
+        case (.integer(let number), .integer16), (.integer(let number), .integer32), (.integer(let number), .integer64):
+            guard type.integerRange!.contains(number) else { throw mismatch() }
+            return .integer(number)
+        case (.double(let number), .integer16), (.double(let number), .integer32), (.double(let number), .integer64):
+            guard number.isFinite, type.integerRange!.contains(Int64(number.rounded(.towardZero))) else {
+                throw mismatch()
+            }
+            return .integer(Int64(number.rounded(.towardZero)))
+        case (.boolean(let flag), .integer16), (.boolean(let flag), .integer32), (.boolean(let flag), .integer64),
+            (.boolean(let flag), .boolean):
+            return .integer(flag ? 1 : 0)
+        case (.integer(let number), .boolean): return .integer(number != 0 ? 1 : 0)
+        case (.double(let number), .double), (.double(let number), .float): return .real(number)
+        case (.integer(let number), .double), (.integer(let number), .float): return .real(Double(number))
+        case (.decimal(let text), .decimal): return .text(text)
+        case (.integer(let number), .decimal): return .text(String(number))
+        case (.double(let number), .decimal): return .text(String(number))
+        case (.string(let text), .string), (.uri(let text), .string): return .text(text)
+        case (.string(let text), .uri), (.uri(let text), .uri): return .text(text)
+        case (.date(let seconds), .date): return .real(seconds)
+        case (.binary(let bytes), .binary), (.binary(let bytes), .transformable): return .blob(bytes)
+        case (.uuid(let uuid), .uuid): return AttributeValue.uuid(uuid).sqliteValue
+        case (.string(let text), .uuid):
+            guard let uuid = UUID(uuidString: text) else { throw mismatch() }
+            return AttributeValue.uuid(uuid).sqliteValue
+        case (.uuid(let uuid), .string): return .text(uuid.uuidString)
+        default: throw mismatch()
+        }
+    }
+}

@@ -1,0 +1,32 @@
+/// Why a migration failed. The source store is never changed by a failed migration.
+public struct MigrationError: Error, Sendable, CustomStringConvertible {
+    /// What kind of failure this is.
+    public enum Code: String, Sendable, Hashable {
+        /// The mapping model does not fit the versions, or names an unknown policy.
+        case mapping
+        /// A policy failed or was asked what it cannot answer.
+        case policy
+        /// A value could not be evaluated or stored.
+        case evaluation
+        /// The destination objects break the destination model's rules (optionality, counts, uniqueness).
+        case validation
+        /// The migration was cancelled.
+        case cancelled
+        /// The stores could not be read or written.
+        case store
+    }
+
+    /// What kind of failure this is.
+    public let code: Code
+    /// What went wrong, naming the entity mapping, entity and property where known.
+    public let message: String
+
+    /// Creates an error.
+    public init(_ code: Code, _ message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    /// The message.
+    public var description: String { message }
+}

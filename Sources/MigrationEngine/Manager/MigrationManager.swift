@@ -1,0 +1,177 @@
+import Foundation
+public import MappingModel
+public import ObjectModel
+import PersistentStore
+
+/// Migrates a store from one model version to the next with one or more mapping models, as Core Data's
+/// `NSMigrationManager` does: one pass per mapping model, three stages per pass, policies called in
+/// Core Data's order.
+///
+/// ```swift
+/// let manager = MigrationManager(source: v1, destination: v2, options: MigrationOptions(storage: .streaming))
+/// let report = try manager.migrate(storeAt: "v1.sqlite", to: "v2.sqlite", mappingModels: [mapping]) { progress in
+///     print(progress.localizedDescription)
+/// }
+/// ```
+///
+/// The source store is only read. The destination store is created at `destinationPath` and removed again
+/// if the migration fails or is cancelled.
+public struct MigrationManager: Sendable {
+    /// The source model version.
+    public let source: ModelVersion
+    /// The destination model version.
+    public let destination: ModelVersion
+    /// The policies mapping models may name.
+    public let policies: PolicyRegistry
+    /// How the migration runs.
+    public let options: MigrationOptions
+
+    /// A manager for the step `source` → `destination`.
+    public init(
+        source: ModelVersion,
+        destination: ModelVersion,
+        policies: PolicyRegistry = .builtIn(),
+        options: MigrationOptions = MigrationOptions()
+    ) {
+        self.source = source
+        self.destination = destination
+        self.policies = policies
+        self.options = options
+    }
+
+    /// What a migration did.
+    public struct Report: Sendable, Hashable {
+        /// The number of passes run.
+        public let passes: Int
+        /// Destination objects created.
+        public let objectsCreated: Int
+        /// Relationship edges written (a one-to-one counts once per side).
+        public let edgesWritten: Int
+        /// Objects per concrete destination entity after the migration.
+        public let objects: [String: Int]
+        /// Bytes held by the association tables at the end.
+        public let associationBytes: Int
+    }
+
+    /// Checks every mapping model against the two versions and compiles its expressions, before anything runs.
+    public func compile(_ mappingModels: [MappingModel]) throws(MappingError) -> [CompiledMappingModel] {
+        try mappingModels.map { model throws(MappingError) in
+            try model.validated(source: source, destination: destination, policies: policies.names)
+        }
+    }
+
+    /// Migrates the store at `sourcePath` into a new store at `destinationPath`, one pass per mapping model.
+    ///
+    /// - Parameters:
+    ///   - progress: called as the migration advances; its fraction never goes backwards.
+    ///   - shouldCancel: asked every few thousand objects; returning true stops the migration, removes the
+    ///     destination, and throws ``MigrationError/Code/cancelled``.
+    public func migrate(
+        storeAt sourcePath: String,
+        to destinationPath: String,
+        mappingModels: [MappingModel],
+        progress: ((MigrationProgress) -> Void)? = nil,
+        shouldCancel: @escaping () -> Bool = { false }
+    ) throws -> Report {
+        let compiled = try compile(mappingModels)
+        let sourceStore = try Store.open(at: sourcePath, version: source, readOnly: true)
+        let destinationStore = try Store.create(at: destinationPath, version: destination)
+        do {
+            let passes = try compiled.map { try plan($0, all: compiled) }
+            let session = try MigrationSession(
+                source: sourceStore, destination: destinationStore, passes: passes, options: options)
+            session.relationshipsWithExpressions = Set(
+                passes.flatMap { pass in
+                    pass.mappings.flatMap { plan in
+                        plan.relationships.map { "\(plan.mapping.destinationEntity ?? "").\($0.name)" }
+                    }
+                })
+            let counter = ProgressCounter(
+                total: try workUnits(passes, in: sourceStore), passes: passes.count, report: progress,
+                shouldCancel: shouldCancel)
+            for index in passes.indices {
+                counter.startPass(index + 1)
+                try session.runPass(index, progress: counter)
+            }
+            try destinationStore.finishBulkLoad()
+            counter.finish()
+            return Report(
+                passes: passes.count,
+                objectsCreated: session.objectsCreated,
+                edgesWritten: session.edgesWritten,
+                objects: try destinationStore.objectCounts().filter {
+                    destination.entity(named: $0.key)?.isAbstract == false
+                },
+                associationBytes: session.associations.values.reduce(0) { $0 + $1.footprint })
+        } catch {
+            for suffix in ["", "-wal", "-shm", "-journal"] {
+                try? FileManager.default.removeItem(atPath: destinationPath + suffix)
+            }
+            throw error
+        }
+    }
+
+    /// One compiled mapping model as a pass: its policy objects, and which relationship mappings write edges.
+    private func plan(_ model: CompiledMappingModel, all: [CompiledMappingModel]) throws -> CompiledPass {
+        var mapped: Set<String> = []
+        for compiled in all {
+            for mapping in compiled.entityMappings {
+                for relationship in mapping.relationships where relationship.expression != nil {
+                    mapped.insert("\(mapping.mapping.destinationEntity ?? "").\(relationship.name)")
+                }
+            }
+        }
+        let layout = try StoreLayout(version: destination)
+        let plans = try model.entityMappings.map { compiled in
+            let entity = compiled.mapping.destinationEntity ?? ""
+            let relationships = compiled.relationships.compactMap { relationship in
+                relationship.expression.map {
+                    RelationshipPlan(
+                        name: relationship.name, expression: $0,
+                        writesEdges: writesEdges(relationship.name, of: entity, mapped: mapped, layout: layout))
+                }
+            }
+            let policy: any EntityMigrationPolicy
+            if let name = compiled.mapping.policy {
+                guard let made = policies.makePolicy(name) else {
+                    throw MigrationError(
+                        .mapping, "entity mapping '\(compiled.mapping.name)' names unknown policy '\(name)'")
+                }
+                policy = made
+            } else {
+                policy = DefaultMigrationPolicy()
+            }
+            return CompiledEntityMappingPlan(
+                mapping: compiled.mapping, filter: compiled.sourceFilter,
+                attributes: compiled.attributes.compactMap { attribute in
+                    attribute.expression.map { (attribute.name, $0) }
+                },
+                relationships: relationships, policy: policy)
+        }
+        return CompiledPass(model: model.model, mappings: plans)
+    }
+
+    /// Whether evaluating `relationship` of `entity` writes its edges: always on the storing side, and on
+    /// the other side only when the storing side has no mapping.
+    private func writesEdges(
+        _ relationship: String, of entity: String, mapped: Set<String>, layout: StoreLayout
+    ) -> Bool {
+        guard let declared = destination.relationship(relationship, of: entity) else { return false }
+        guard let inverse = destination.inverse(of: declared) else { return true }
+        if !declared.isToMany { return true }
+        let inverseMapped = destination.hierarchy(of: declared.destination).contains {
+            mapped.contains("\($0).\(inverse.name)")
+        }
+        if !inverse.isToMany { return !inverseMapped }
+        // Many-to-many: the join table's owner side writes; the other only if the owner is unmapped.
+        guard let join = layout.joinTable(for: relationship, of: entity) else { return true }
+        return join.ownerRelationship == relationship || !inverseMapped
+    }
+
+    private func workUnits(_ passes: [CompiledPass], in store: Store) throws -> Int {
+        let counts = try store.objectCounts()
+        return passes.reduce(0) { total, pass in
+            total + pass.mappings.reduce(0) { $0 + 2 * (counts[$1.mapping.sourceEntity ?? ""] ?? 0) }
+        }
+    }
+}

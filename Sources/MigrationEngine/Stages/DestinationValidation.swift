@@ -1,0 +1,91 @@
+import ObjectModel
+import PersistentStore
+import SQLiteDatabase
+
+/// Stage 3: the destination objects against the destination model's rules — required attributes and
+/// relationships, min/max counts of to-many relationships, uniqueness constraints — checked in SQL.
+///
+/// Reports every broken rule (with a count and the first primary keys), not just the first.
+struct DestinationValidation {
+    let store: Store
+    let entities: [String]
+
+    func check(relationships: Bool) throws {
+        var problems: [String] = []
+        let version = store.version
+        let layout = store.layout
+        for entity in entities where version.entity(named: entity)?.isAbstract == false {
+            let table = layout.table(for: entity)
+            let number = layout.entityNumbers[entity]!
+            let rows = "FROM \(quoted(table.name)) WHERE Z_ENT = \(number)"
+            for attribute in version.attributes(of: entity) where !attribute.isOptional && !attribute.isTransient {
+                guard let column = table.column(for: attribute.name, of: entity, version: version) else { continue }
+                try collect(
+                    &problems, "\(entity).\(attribute.name) is required but nil",
+                    "SELECT Z_PK \(rows) AND \(quoted(column.name)) IS NULL")
+            }
+            for constraint in version.entity(named: entity)?.uniquenessConstraints ?? [] {
+                let columns = constraint.compactMap { table.column(for: $0, of: entity, version: version)?.name }
+                guard columns.count == constraint.count else { continue }
+                let range = layout.entityNumberRange(of: entity)
+                try collect(
+                    &problems, "\(entity) (\(constraint.joined(separator: ", "))) must be unique",
+                    "SELECT MIN(Z_PK) FROM \(quoted(table.name)) WHERE Z_ENT BETWEEN \(range.lowerBound) AND "
+                        + "\(range.upperBound) GROUP BY \(columns.map(quoted).joined(separator: ", ")) HAVING COUNT(*) > 1"
+                )
+            }
+            guard relationships else { continue }
+            for relationship in version.relationships(of: entity) where !relationship.isTransient {
+                let minimum = max(relationship.minCount, relationship.isOptional ? 0 : 1)
+                let maximum = relationship.maxCount
+                guard let count = countExpression(relationship, of: entity) else { continue }
+                if minimum > 0 {
+                    try collect(
+                        &problems, "\(entity).\(relationship.name) needs at least \(minimum)",
+                        "SELECT Z_PK \(rows) AND (\(count)) < \(minimum)")
+                }
+                if relationship.isToMany && maximum > 0 {
+                    try collect(
+                        &problems, "\(entity).\(relationship.name) allows at most \(maximum)",
+                        "SELECT Z_PK \(rows) AND (\(count)) > \(maximum)")
+                }
+            }
+        }
+        if !problems.isEmpty {
+            throw MigrationError(
+                .validation, "the destination breaks its model's rules:\n" + problems.joined(separator: "\n"))
+        }
+    }
+
+    /// SQL for the number of destination objects of `relationship`, per row of `entity`'s table.
+    private func countExpression(_ relationship: Relationship, of entity: String) -> String? {
+        let layout = store.layout
+        let version = store.version
+        let table = layout.table(for: entity)
+        switch layout.storage(of: relationship, in: entity) {
+        case .foreignKey:
+            let column = table.column(for: relationship.name, of: entity, version: version)!
+            return "\(quoted(column.name)) IS NOT NULL"
+        case .inverseForeignKey:
+            let inverse = version.inverse(of: relationship)!
+            let other = layout.table(for: relationship.destination)
+            let column = other.column(for: inverse.name, of: relationship.destination, version: version)!
+            return
+                "SELECT COUNT(*) FROM \(quoted(other.name)) c WHERE c.\(quoted(column.name)) = \(quoted(table.name)).Z_PK"
+        case .joinTable:
+            let join = layout.joinTable(for: relationship.name, of: entity)!
+            let column = join.sourceColumn(forRelationship: relationship.name)
+            return "SELECT COUNT(*) FROM \(quoted(join.name)) j WHERE j.\(quoted(column)) = \(quoted(table.name)).Z_PK"
+        case .none:
+            return nil
+        }
+    }
+
+    private func collect(_ problems: inout [String], _ rule: String, _ sql: String) throws {
+        let keys = try store.connection.rows(sql).compactMap { $0.first?.int64 }
+        guard !keys.isEmpty else { return }
+        let examples = keys.prefix(5).map(String.init).joined(separator: ", ")
+        let more = keys.count > 5 ? ", …" : ""
+        problems.append("  \(rule): \(keys.count) object\(keys.count == 1 ? "" : "s") (Z_PK \(examples)\(more))")
+    }
+}

@@ -1,0 +1,97 @@
+import MappingModel
+import ObjectModel
+import PersistentStore
+import SQLiteDatabase
+
+extension MigrationSession {
+    /// Runs pass `index`: the three stages, with the policy callbacks in Core Data's order, then the save.
+    func runPass(_ index: Int, progress: ProgressCounter) throws {
+        currentPass = index
+        let pass = passes[index]
+        if index > 0 && options.crossPassRelationships == .coreData { forgetAssociations() }
+        try destination.connection.transaction(.immediate) {
+            // Stage 1: destination instances, mapping after mapping.
+            for plan in pass.mappings {
+                enter(plan)
+                try plan.policy.begin(plan.mapping, in: self)
+                progress.enter(.createInstances, mapping: plan.mapping.name)
+                if plan.mapping.kind != .remove, let sourceEntity = plan.mapping.sourceEntity {
+                    try forEachSourceObject(of: sourceEntity, progress: progress) { source in
+                        currentDestination = nil
+                        if let filter = plan.filter, !(try filter.isSatisfied(in: self)) { return }
+                        try plan.policy.createDestinationInstances(for: source, mapping: plan.mapping, in: self)
+                        if options.storage == .streaming { try flushPending() }
+                    }
+                }
+                try plan.policy.endInstanceCreation(plan.mapping, in: self)
+            }
+            // Stage 2: relationships, for every destination instance of every mapping.
+            for plan in pass.mappings {
+                enter(plan)
+                progress.enter(.createRelationships, mapping: plan.mapping.name)
+                if let sourceEntity = plan.mapping.sourceEntity, let table = associations[plan.mapping.name] {
+                    try forEachSourceObject(of: sourceEntity, progress: progress) { source in
+                        for destination in table.destinations(ofSource: source.primaryKey) {
+                            try plan.policy.createRelationships(for: destination, mapping: plan.mapping, in: self)
+                        }
+                    }
+                }
+                try plan.policy.endRelationshipCreation(plan.mapping, in: self)
+            }
+            if options.storage == .inMemory {
+                progress.enter(.save, mapping: nil)
+                try saveMemoryObjects()
+            }
+            // Stage 3: validation, then the end of every mapping.
+            progress.enter(.validate, mapping: nil)
+            for plan in pass.mappings {
+                enter(plan)
+                try plan.policy.performCustomValidation(plan.mapping, in: self)
+            }
+            let isLast = index == passes.count - 1
+            try DestinationValidation(store: destination, entities: destinationEntities(of: pass))
+                .check(relationships: isLast)
+            for plan in pass.mappings {
+                enter(plan)
+                try plan.policy.end(plan.mapping, in: self)
+            }
+            currentMapping = nil
+            currentPolicy = nil
+        }
+    }
+
+    private func enter(_ plan: CompiledEntityMappingPlan) {
+        currentMapping = plan
+        currentPolicy = plan.policy
+    }
+
+    /// Runs `body` for every object of exactly `entity` in the source store, with the reader on its row.
+    private func forEachSourceObject(
+        of entity: String,
+        progress: ProgressCounter,
+        _ body: (ObjectID) throws -> Void
+    ) throws {
+        let columns = ReaderColumns(entity: entity, version: sourceVersion)
+        let rows = try RowReader(store: source, entity: entity, properties: columns.properties)
+        let number = Int32(source.layout.entityNumbers[entity]!)
+        reader = rows
+        readerColumns = columns
+        defer {
+            reader = nil
+            readerColumns = nil
+            currentSource = nil
+        }
+        while try rows.next() {
+            let object = ObjectID(side: .source, entity: number, primaryKey: rows.primaryKey)
+            currentSource = object
+            try body(object)
+            try progress.advance()
+        }
+    }
+
+    /// The destination entities the pass fills, and those its policies made objects of.
+    private func destinationEntities(of pass: CompiledPass) -> [String] {
+        let mapped = pass.mappings.compactMap(\.mapping.destinationEntity)
+        return Array(Set(mapped + writers.keys)).sorted()
+    }
+}

@@ -1,0 +1,52 @@
+import ObjectModel
+public import SQLiteDatabase
+
+/// Reads the objects of one entity in primary-key order through one prepared statement, row by row.
+///
+/// Reads exactly the entity's own objects (not its subentities'), the way an entity mapping sees its
+/// source instances. Column `i` of the current row holds `properties[i]`; ``primaryKey`` is `Z_PK`.
+public final class RowReader {
+    /// The entity read.
+    public let entity: String
+    /// The properties read, in column order.
+    public let properties: [String]
+    /// The statement; read the current row's columns from it (column `i + 1` holds `properties[i]`).
+    public let statement: Statement
+
+    /// Prepares a read of `properties` (stored attributes and to-one relationships) of `entity`'s objects.
+    ///
+    /// - Throws: ``StoreError`` when a property is not stored in a column.
+    public init(store: Store, entity: String, properties: [String]) throws(StoreError) {
+        let layout = store.layout
+        let table = layout.table(for: entity)
+        var columns = ["Z_PK"]
+        for property in properties {
+            guard let column = table.column(for: property, of: entity, version: layout.version) else {
+                throw StoreError(
+                    .unsupportedModel, "'\(property)' is not stored in a column of '\(table.name)'", path: store.path,
+                    entity: entity)
+            }
+            columns.append(quoted(column.name))
+        }
+        let number = layout.entityNumbers[entity]!
+        let sql =
+            "SELECT \(columns.joined(separator: ", ")) FROM \(quoted(table.name)) WHERE Z_ENT = \(number) "
+            + "ORDER BY Z_PK"
+        self.entity = entity
+        self.properties = properties
+        self.statement = try storeOperation(store.path) { try store.connection.prepare(sql) }
+    }
+
+    /// Moves to the next object; false when there are no more.
+    public func next() throws(SQLiteError) -> Bool {
+        if try statement.step() { return true }
+        statement.reset()
+        return false
+    }
+
+    /// The current object's primary key.
+    public var primaryKey: Int64 { statement.int64(0) }
+
+    /// The current object's value of `properties[index]`.
+    public func value(at index: Int) -> SQLiteValue { statement.value(Int32(index + 1)) }
+}

@@ -1,0 +1,19 @@
+import Foundation
+
+/// Creates a fresh temporary folder, runs `body` with its URL, and removes the folder afterwards, also when
+/// `body` throws.
+func withTemporaryFolder<R>(_ body: (URL) throws -> R) throws -> R {
+    let manager = FileManager.default
+    let folder = manager.temporaryDirectory.appendingPathComponent("mappingmodel-\(UUID().uuidString)")
+    try manager.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? manager.removeItem(at: folder) }
+    return try body(folder)
+}
+
+/// Writes `text` to `name` inside `folder` and returns the file's path.
+@discardableResult
+func write(_ text: String, to name: String, in folder: URL) throws -> String {
+    let url = folder.appendingPathComponent(name)
+    try Data(text.utf8).write(to: url)
+    return url.path
+}

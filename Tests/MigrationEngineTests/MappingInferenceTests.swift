@@ -1,0 +1,214 @@
+import MappingModel
+import ObjectModel
+import Testing
+
+@testable import MigrationEngine
+
+@Suite("Mapping inference")
+struct MappingInferenceTests {
+    static let author = Entity(
+        name: "Author",
+        attributes: [Attribute(name: "name", type: .string)],
+        relationships: [Relationship(name: "books", destination: "Book", inverse: "author", isToMany: true)])
+    static let book = Entity(
+        name: "Book",
+        attributes: [
+            Attribute(name: "title", type: .string),
+            Attribute(name: "pages", type: .integer32, isOptional: true),
+        ],
+        relationships: [Relationship(name: "author", destination: "Author", inverse: "books")])
+
+    static func version(_ name: String, _ entities: [Entity]) throws -> ModelVersion {
+        try ModelVersion(name: name, entities: entities)
+    }
+
+    static func mapping(_ model: MappingModel, _ name: String) -> EntityMapping? {
+        model.entityMappings.first { $0.name == name }
+    }
+
+    static func expression(_ mapping: EntityMapping?, _ property: String) -> String?? {
+        mapping.flatMap { mapping in
+            (mapping.attributeMappings + mapping.relationshipMappings).first { $0.name == property }.map(
+                \.valueExpression)
+        }
+    }
+
+    @Test func identicalVersionsCopyEveryEntity() throws {
+        let v1 = try Self.version("V1", [Self.author, Self.book])
+        let v2 = try Self.version("V2", [Self.author, Self.book])
+        let model = try MappingInference.infer(from: v1, to: v2)
+        #expect(model.entityMappings.map(\.kind) == [.copy, .copy])
+        #expect(Self.expression(Self.mapping(model, "BookToBook"), "title") == "$source.title")
+        #expect(Self.mapping(model, "BookToBook")?.sourceEntityVersionHash == v1.versionHashes["Book"])
+        #expect(Self.mapping(model, "BookToBook")?.destinationEntityVersionHash == v2.versionHashes["Book"])
+    }
+
+    /// Each documented lightweight change, as a change to `Book`, and the expression it infers for one property.
+    @Test(arguments: [
+        (
+            "add optional attribute", Attribute(name: "isbn", type: .string, isOptional: true), "isbn",
+            String??.some(nil)
+        ),
+        (
+            "add required attribute with default",
+            Attribute(name: "isbn", type: .string, defaultValue: .string("none")), "isbn", String??.some(nil)
+        ),
+        (
+            "rename through renaming identifier",
+            Attribute(name: "heading", type: .string, renamingIdentifier: "title"), "heading", "$source.title"
+        ),
+    ])
+    func attributeChangesAreInferred(change: String, attribute: Attribute, property: String, expected: String??) throws
+    {
+        var changed = Self.book
+        changed.attributes.removeAll { $0.name == "title" && attribute.renamingIdentifier == "title" }
+        changed.attributes.append(attribute)
+        let model = try MappingInference.infer(
+            from: try Self.version("V1", [Self.author, Self.book]), to: try Self.version("V2", [Self.author, changed]))
+        let mapping = try #require(Self.mapping(model, "BookToBook"))
+        #expect(mapping.kind == .transform, "\(change)")
+        #expect(Self.expression(mapping, property) == expected, "\(change)")
+    }
+
+    @Test func removedAttributeAndOptionalityChangeWithDefault() throws {
+        var changed = Self.book
+        changed.attributes = [Attribute(name: "title", type: .string)]
+        let removed = try MappingInference.infer(
+            from: try Self.version("V1", [Self.author, Self.book]), to: try Self.version("V2", [Self.author, changed]))
+        #expect(Self.mapping(removed, "BookToBook")?.attributeMappings.map(\.name) == ["title"])
+
+        changed.attributes.append(Attribute(name: "pages", type: .integer32, defaultValue: .integer(1)))
+        let required = try MappingInference.infer(
+            from: try Self.version("V1", [Self.author, Self.book]), to: try Self.version("V2", [Self.author, changed]))
+        #expect(Self.expression(Self.mapping(required, "BookToBook"), "pages") == "$source.pages")
+    }
+
+    @Test func renamesAreFollowedAcrossVersions() throws {
+        let v1 = try Self.version("V1", [Self.author, Self.book])
+        var second = Self.book
+        second.attributes[0] = Attribute(name: "heading", type: .string, renamingIdentifier: "title")
+        let v2 = try Self.version("V2", [Self.author, second])
+        var third = Self.book
+        third.name = "Volume"
+        third.renamingIdentifier = "Book"
+        third.attributes[0] = Attribute(name: "caption", type: .string, renamingIdentifier: "heading")
+        third.relationships[0].name = "writer"
+        third.relationships[0].renamingIdentifier = "author"
+        var author = Self.author
+        author.relationships[0] = Relationship(name: "books", destination: "Volume", inverse: "writer", isToMany: true)
+        let v3 = try Self.version("V3", [author, third])
+
+        let direct = try MappingInference.infer(from: v1, to: v3, through: [v2])
+        let mapping = try #require(Self.mapping(direct, "BookToVolume"))
+        #expect(mapping.sourceEntity == "Book" && mapping.destinationEntity == "Volume")
+        #expect(Self.expression(mapping, "caption") == "$source.title")
+        #expect(Self.expression(mapping, "writer")??.contains("\"author\", $source.author") == true)
+        // Without the intermediate version, V3's renaming identifiers name nothing in V1.
+        #expect(throws: InferenceError.self) { try MappingInference.infer(from: v1, to: v3) }
+    }
+
+    @Test func relationshipChangesAreInferred() throws {
+        let v1 = try Self.version("V1", [Self.author, Self.book])
+        // to-one → to-many (Book.author becomes Book.authors, a many-to-many), ordered books.
+        var book = Self.book
+        book.relationships = [
+            Relationship(
+                name: "authors", destination: "Author", inverse: "books", isToMany: true, renamingIdentifier: "author")
+        ]
+        var author = Self.author
+        author.relationships = [
+            Relationship(name: "books", destination: "Book", inverse: "authors", isToMany: true, isOrdered: true)
+        ]
+        let model = try MappingInference.infer(from: v1, to: try Self.version("V2", [author, book]))
+        #expect(Self.expression(Self.mapping(model, "BookToBook"), "authors")??.contains("\"author\"") == true)
+        #expect(Self.mapping(model, "AuthorToAuthor")?.kind == .transform)
+    }
+
+    @Test func entitiesAddedRemovedAndRenamed() throws {
+        let v1 = try Self.version("V1", [Self.author, Self.book, Entity(name: "Shelf")])
+        var writer = Self.author
+        writer.name = "Writer"
+        writer.renamingIdentifier = "Author"
+        var book = Self.book
+        book.relationships[0] = Relationship(name: "author", destination: "Writer", inverse: "books")
+        let v2 = try Self.version("V2", [writer, book, Entity(name: "Publisher")])
+        let model = try MappingInference.infer(from: v1, to: v2)
+        #expect(Self.mapping(model, "AuthorToWriter")?.kind == .transform)
+        #expect(Self.mapping(model, "AddPublisher")?.kind == .add)
+        #expect(Self.mapping(model, "RemoveShelf")?.kind == .remove)
+    }
+
+    @Test func entitiesMayMoveInsideTheirHierarchy() throws {
+        let v1 = try Self.version(
+            "V1",
+            [
+                Entity(name: "Item", isAbstract: true, attributes: [Attribute(name: "name", type: .string)]),
+                Entity(name: "Book", parent: "Item"), Entity(name: "Novel", parent: "Item"),
+            ])
+        let v2 = try Self.version(
+            "V2",
+            [
+                Entity(name: "Item", isAbstract: true, attributes: [Attribute(name: "name", type: .string)]),
+                Entity(name: "Book", parent: "Item"), Entity(name: "Novel", parent: "Book"),
+            ])
+        let model = try MappingInference.infer(from: v1, to: v2)
+        #expect(Self.expression(Self.mapping(model, "NovelToNovel"), "name") == "$source.name")
+    }
+
+    /// Every refusal names the entity, the property and the rule.
+    @Test(arguments: [
+        ("type change", InferenceError.Rule.typeChange, "pages"),
+        ("required without default", .requiredWithoutDefault, "isbn"),
+        ("optional made required", .requiredWithoutDefault, "pages"),
+        ("to-many to to-one", .toManyToToOne, "books"),
+    ])
+    func refusals(change: String, rule: InferenceError.Rule, property: String) throws {
+        var author = Self.author
+        var book = Self.book
+        switch change {
+        case "type change": book.attributes[1] = Attribute(name: "pages", type: .string, isOptional: true)
+        case "required without default": book.attributes.append(Attribute(name: "isbn", type: .string))
+        case "optional made required": book.attributes[1] = Attribute(name: "pages", type: .integer32)
+        default: author.relationships[0] = Relationship(name: "books", destination: "Book", inverse: "author")
+        }
+        #expect {
+            try MappingInference.infer(
+                from: try Self.version("V1", [Self.author, Self.book]), to: try Self.version("V2", [author, book]))
+        } throws: { error in
+            let error = try #require(error as? InferenceError)
+            let problem = try #require(error.problems.first { $0.rule == rule })
+            return problem.property == property && error.description.contains("property '\(property)'")
+                && error.description.contains(rule.rawValue)
+        }
+    }
+
+    @Test func mergedHierarchiesAreRefused() throws {
+        let v1 = try Self.version("V1", [Entity(name: "Cat"), Entity(name: "Dog")])
+        let v2 = try Self.version(
+            "V2",
+            [
+                Entity(name: "Animal", isAbstract: true), Entity(name: "Cat", parent: "Animal"),
+                Entity(name: "Dog", parent: "Animal"),
+            ])
+        #expect {
+            try MappingInference.infer(from: v1, to: v2)
+        } throws: { error in
+            (error as? InferenceError)?.problems.contains { $0.rule == .mergedHierarchies && $0.entity == "Animal" }
+                == true
+        }
+    }
+
+    @Test func everyProblemIsListed() throws {
+        var book = Self.book
+        book.attributes = [
+            Attribute(name: "title", type: .integer64), Attribute(name: "pages", type: .string),
+            Attribute(name: "isbn", type: .string),
+        ]
+        #expect {
+            try MappingInference.infer(
+                from: try Self.version("V1", [Self.author, Self.book]), to: try Self.version("V2", [Self.author, book]))
+        } throws: { error in
+            (error as? InferenceError)?.problems.count == 4
+        }
+    }
+}
