@@ -40,9 +40,9 @@ struct AttributeWriter {
             if isUnique {
                 try statement.bind(primaryKey, at: parameter)
             } else {
-                // Small, realistic magnitudes: 0 ..< 100,000 within the type's range.
-                let value = Int64(draw() % 100_000)
-                try statement.bind(min(max(value, range.lowerBound), range.upperBound), at: parameter)
+                // Small, realistic magnitudes: spread evenly over 0 ..< 100,000, or the type's positive range if smaller.
+                let span = UInt64(min(100_000, range.upperBound) + 1)
+                try statement.bind(Int64(draw() % span), at: parameter)
             }
         case .boolean:
             try statement.bind(Int64(draw() & 1), at: parameter)

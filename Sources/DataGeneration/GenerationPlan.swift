@@ -33,24 +33,10 @@ struct GenerationPlan {
         let layout = store.layout
         let counts = generator.objectCounts
 
-        // Primary keys: contiguous per table, each entity's block after its parent's, so that every
-        // entity's whole hierarchy is one contiguous range.
-        var firstKey: [String: Int64] = [:]
-        var ranges: [String: ObjectRange] = [:]
-        var order: [String] = []
-        for table in layout.entityTables {
-            var next: Int64 = 1
-            for entity in table.entities {
-                firstKey[entity] = next
-                next += Int64(counts[entity] ?? 0)
-                if (counts[entity] ?? 0) > 0 { order.append(entity) }
-            }
-            for entity in table.entities {
-                let total = version.hierarchy(of: entity).reduce(0) { $0 + (counts[$1] ?? 0) }
-                ranges[entity] = ObjectRange(firstPrimaryKey: firstKey[entity]!, count: total)
-            }
+        let (firstKey, ranges, order) = Self.primaryKeyRanges(layout: layout, counts: counts)
+        let joinSides = try layout.joinTables.map { join throws(GenerationError) in
+            try JoinSide(table: join, version: version, dataset: dataset, ranges: ranges)
         }
-
         let assignments = try Self.toOneAssignments(version: version, dataset: dataset, ranges: ranges)
         var maxLength = 64
         var entities: [String: EntityRows] = [:]
@@ -94,10 +80,8 @@ struct GenerationPlan {
                         sourceFirstPrimaryKey: ranges[owner]!.firstPrimaryKey))
             }
             var joins: [JoinAssignment] = []
-            for join in layout.joinTables where version.entity(entity, isKindOf: join.ownerEntity) {
-                joins.append(
-                    try JoinAssignment(
-                        table: join, store: store, dataset: dataset, ranges: ranges, counts: counts))
+            for side in joinSides where version.entity(entity, isKindOf: side.drivingEntity) {
+                joins.append(try JoinAssignment(side: side, store: store, seed: dataset.seed, entity: entity))
             }
             entities[entity] = EntityRows(
                 count: counts[entity]!, firstPrimaryKey: firstKey[entity]!, inserter: inserter,
@@ -106,6 +90,42 @@ struct GenerationPlan {
         self.entityOrder = order
         self.entities = entities
         self.bufferSize = maxLength
+    }
+
+    /// Primary keys: contiguous per table, each entity's block after its parent's, so that every entity's
+    /// whole hierarchy is one contiguous range. Also the order in which entities' rows are written.
+    static func primaryKeyRanges(
+        layout: StoreLayout,
+        counts: [String: Int]
+    ) -> (firstKey: [String: Int64], ranges: [String: ObjectRange], order: [String]) {
+        let version = layout.version
+        var firstKey: [String: Int64] = [:]
+        var ranges: [String: ObjectRange] = [:]
+        var order: [String] = []
+        for table in layout.entityTables {
+            var next: Int64 = 1
+            for entity in table.entities {
+                firstKey[entity] = next
+                next += Int64(counts[entity] ?? 0)
+                if (counts[entity] ?? 0) > 0 { order.append(entity) }
+            }
+            for entity in table.entities {
+                let total = version.hierarchy(of: entity).reduce(0) { $0 + (counts[$1] ?? 0) }
+                ranges[entity] = ObjectRange(firstPrimaryKey: firstKey[entity]!, count: total)
+            }
+        }
+        return (firstKey, ranges, order)
+    }
+
+    /// Checks, before any file is written, that the dataset can be generated: every relationship's counts
+    /// and fills fit the model and the object counts.
+    static func checkFeasibility(version: ModelVersion, dataset: Dataset, counts: [String: Int]) throws {
+        let layout = try StoreLayout(version: version)
+        let (_, ranges, _) = primaryKeyRanges(layout: layout, counts: counts)
+        _ = try toOneAssignments(version: version, dataset: dataset, ranges: ranges)
+        for join in layout.joinTables {
+            _ = try JoinSide(table: join, version: version, dataset: dataset, ranges: ranges)
+        }
     }
 
     private static func toOneAssignments(
@@ -193,47 +213,79 @@ struct GenerationPlan {
     }
 }
 
-/// The edges of one join table, generated as each owner object is written.
-final class JoinAssignment {
-    private let inserter: JoinRowInserter
-    private let targets: ObjectRange
-    private let range: IntRange
-    private var random: RandomSource
+/// Which side of a join table drives its edges, and how many each driving object gets.
+///
+/// The owner side drives, unless the dataset gives a count range for the other side only: then that side
+/// drives, so that the range holds for the objects it names.
+struct JoinSide {
+    let table: JoinTable
+    let drivingEntity: String
+    let key: String
+    /// Whether the driving objects are the table's destination column (the inverse side).
+    let reversed: Bool
+    let targets: ObjectRange
+    let range: IntRange
 
-    init(table: JoinTable, store: Store, dataset: Dataset, ranges: [String: ObjectRange], counts: [String: Int]) throws
-    {
-        let version = store.version
-        let key = "\(table.ownerEntity).\(table.ownerRelationship)"
-        let relationship = version.relationship(table.ownerRelationship, of: table.ownerEntity)!
-        let targets = ranges[table.inverseEntity]!
-        var range =
-            dataset.relationships[key]?.count
-            ?? table.inverseRelationship.flatMap { dataset.relationships["\(table.inverseEntity).\($0)"]?.count }
-            ?? IntRange(1, 3)
+    init(
+        table: JoinTable, version: ModelVersion, dataset: Dataset, ranges: [String: ObjectRange]
+    ) throws(GenerationError) {
+        let ownerKey = "\(table.ownerEntity).\(table.ownerRelationship)"
+        let inverseKey = table.inverseRelationship.map { "\(table.inverseEntity).\($0)" }
+        let reversed =
+            dataset.relationships[ownerKey]?.count == nil
+            && inverseKey.flatMap { dataset.relationships[$0]?.count } != nil
+        let (entity, name, other) =
+            reversed
+            ? (table.inverseEntity, table.inverseRelationship!, table.ownerEntity)
+            : (table.ownerEntity, table.ownerRelationship, table.inverseEntity)
+        let key = "\(entity).\(name)"
+        let relationship = version.relationship(name, of: entity)!
+        let targets = ranges[other]!
         let minCount = max(relationship.minCount, relationship.isOptional ? 0 : 1)
         let maxCount = min(relationship.maxCount == 0 ? Int.max : relationship.maxCount, targets.count)
-        if minCount > targets.count {
+        if minCount > targets.count && (ranges[entity]?.count ?? 0) > 0 {
             throw GenerationError(
-                "\(key) needs at least \(minCount) destinations, but '\(table.inverseEntity)' has \(targets.count) objects"
-            )
+                "\(key) needs at least \(minCount) destinations, but '\(other)' has \(targets.count) objects")
         }
-        range = IntRange(min(max(range.min, minCount), maxCount), min(max(range.max, minCount), maxCount))
-        self.inserter = try JoinRowInserter(store: store, table: table)
+        let wanted = dataset.relationships[key]?.count ?? IntRange(1, 3)
+        self.table = table
+        self.drivingEntity = entity
+        self.key = key
+        self.reversed = reversed
         self.targets = targets
-        self.range = range
-        self.random = RandomSource(seed: dataset.seed, stream: key)
+        self.range = IntRange(
+            min(max(wanted.min, minCount), maxCount), min(max(wanted.max, minCount), maxCount))
+    }
+}
+
+/// The edges of one join table, generated as each driving object is written.
+final class JoinAssignment {
+    private let side: JoinSide
+    private let inserter: JoinRowInserter
+    private var random: RandomSource
+
+    init(side: JoinSide, store: Store, seed: UInt64, entity: String) throws {
+        self.side = side
+        self.inserter = try JoinRowInserter(store: store, table: side.table)
+        // One stream per driving entity, so that sibling subentities do not draw the same sequence.
+        self.random = RandomSource(seed: seed, stream: "\(side.key)/\(entity)")
     }
 
-    /// Inserts the edges of the owner object `owner`: a count drawn from the range, to consecutive
-    /// (hence distinct) destinations from a random start.
-    func insertEdges(owner: Int64) throws {
+    /// Inserts the edges of the driving object `object`: a count drawn from the range, to consecutive
+    /// (hence distinct) objects of the other side from a random start.
+    func insertEdges(owner object: Int64) throws {
+        let targets = side.targets
         guard targets.count > 0 else { return }
-        let count = random.within(range)
+        let count = random.within(side.range)
         guard count > 0 else { return }
         let start = random.below(targets.count)
         for position in 0..<count {
-            let destination = targets.primaryKey(ofOrdinal: (start + position) % targets.count)
-            try inserter.insert(owner: owner, destination: destination, orderKeys: (Int64(position + 1), owner))
+            let other = targets.primaryKey(ofOrdinal: (start + position) % targets.count)
+            if side.reversed {
+                try inserter.insert(owner: other, destination: object, orderKeys: (object, Int64(position + 1)))
+            } else {
+                try inserter.insert(owner: object, destination: other, orderKeys: (Int64(position + 1), object))
+            }
         }
     }
 }

@@ -59,8 +59,10 @@ final class BlockToOne: ToOneAssignment {
     private let chosen: Spread
     private let parents: ObjectRange
     private let range: IntRange
-    private let minCount: Int
-    private let maxCount: Int
+    /// The hard bounds of every parent's count: the dataset's range where the totals allow it,
+    /// else the model's min/max counts (no upper bound as `Int.max`).
+    private let lowest: Int
+    private let highest: Int
     private var random: RandomSource
     private var parent = -1
     private var remainingInBlock = 0
@@ -81,8 +83,14 @@ final class BlockToOne: ToOneAssignment {
         self.chosen = Spread(total: children, chosen: filled)
         self.parents = parents
         self.range = range
-        self.minCount = minCount
-        self.maxCount = maxCount
+        let modelMaximum = maxCount == 0 ? Int.max : maxCount
+        let lowest = max(minCount, range.min)
+        let highest = min(modelMaximum, range.max)
+        let fits =
+            lowest <= highest && parents.count * lowest <= filled
+            && (highest == Int.max || parents.count * highest >= filled)
+        self.lowest = fits ? lowest : minCount
+        self.highest = fits ? highest : modelMaximum
         self.random = random
         self.childrenLeft = filled
     }
@@ -101,7 +109,7 @@ final class BlockToOne: ToOneAssignment {
         return ToOneTarget(primaryKey: parents.primaryKey(ofOrdinal: parent), orderKey: Int64(position))
     }
 
-    /// How many children the current parent takes, leaving the later parents what their counts allow.
+    /// How many children the current parent takes, leaving the later parents what their bounds allow.
     ///
     /// The draw keeps the range's spread but is centred on the average still needed, so that the children
     /// run out with the parents instead of piling onto the last one.
@@ -109,8 +117,8 @@ final class BlockToOne: ToOneAssignment {
         let parentsLeft = parents.count - parent
         if parentsLeft <= 1 { return childrenLeft }
         let others = parentsLeft - 1
-        let atLeast = maxCount == 0 ? minCount : max(minCount, childrenLeft - others * maxCount)
-        let atMost = min(maxCount == 0 ? Int.max : maxCount, childrenLeft - others * minCount)
+        let atLeast = highest == Int.max ? lowest : max(lowest, childrenLeft - others * highest)
+        let atMost = min(highest, childrenLeft - others * lowest)
         let needed = Double(childrenLeft) / Double(parentsLeft)
         let offset = Double(random.within(range)) - Double(range.min + range.max) / 2
         let count = max(Int((needed + offset).rounded()), 0)

@@ -75,6 +75,13 @@ public struct StoreGenerator: Sendable {
         for entity in version.entities where !entity.isAbstract {
             counts[entity.name] = Int((Double(size) * (dataset.objects[entity.name] ?? 1)).rounded())
         }
+        do {
+            try GenerationPlan.checkFeasibility(version: version, dataset: dataset, counts: counts)
+        } catch let error as GenerationError {
+            throw error
+        } catch {
+            throw GenerationError("version '\(version.name)' cannot be stored: \(error)")
+        }
         self.version = version
         self.dataset = dataset
         self.size = size
@@ -91,6 +98,14 @@ public struct StoreGenerator: Sendable {
         let clock = ContinuousClock()
         let start = clock.now
         let store = try Store.create(at: path, version: version, uuid: storeUUID)
+        var finished = false
+        defer {
+            if !finished {
+                for suffix in ["", "-wal", "-shm", "-journal"] {
+                    try? FileManager.default.removeItem(atPath: path + suffix)
+                }
+            }
+        }
         let plan = try GenerationPlan(generator: self, store: store)
         let total = totalObjects
         var written = 0
@@ -133,6 +148,7 @@ public struct StoreGenerator: Sendable {
         }
         try store.finishBulkLoad()
         let seconds = (clock.now - start).seconds
+        finished = true
         progress?(total, total)
         return GenerationResult(
             version: version.name,

@@ -62,19 +62,15 @@ public struct StoreMetadata: Sendable, Hashable {
     }
 
     /// Encodes the metadata as Core Data does: a binary property list.
+    ///
+    /// Encoded through `PropertyListEncoder` rather than from a `[String: Any]`: a Swift dictionary's order
+    /// changes from one instance to the next, and with it the bytes, so the same store would not be
+    /// written the same way twice.
     public func plist() throws(StoreError) -> [UInt8] {
-        var dictionary: [String: Any] = [
-            "NSStoreType": storeType,
-            "NSStoreUUID": uuid,
-            "NSStoreModelVersionHashes": versionHashes.mapValues { Data($0.bytes) },
-            "NSStoreModelVersionHashesVersion": 3,
-            "NSStoreModelVersionHashesDigest": ModelVersion.digest(of: versionHashes),
-            "NSStoreModelVersionIdentifiers": versionIdentifiers,
-        ]
-        if let frameworkVersion { dictionary["NSPersistenceFrameworkVersion"] = frameworkVersion }
-        if let modelVersionName { dictionary[Self.modelVersionNameKey] = modelVersionName }
+        let encoder = PropertyListEncoder()
+        encoder.outputFormat = .binary
         do {
-            return Array(try PropertyListSerialization.data(fromPropertyList: dictionary, format: .binary, options: 0))
+            return Array(try encoder.encode(EncodedMetadata(self)))
         } catch {
             throw StoreError(.unreadableMetadata, "the metadata could not be encoded: \(error)")
         }
@@ -89,5 +85,32 @@ public struct StoreMetadata: Sendable, Hashable {
     public func mismatchedEntities(against version: ModelVersion) -> [String] {
         let names = Set(versionHashes.keys).union(version.versionHashes.keys)
         return names.filter { versionHashes[$0] != version.versionHashes[$0] }.sorted()
+    }
+}
+
+/// The metadata dictionary's keys and values, as Core Data names them.
+private struct EncodedMetadata: Encodable {
+    let metadata: StoreMetadata
+
+    init(_ metadata: StoreMetadata) {
+        self.metadata = metadata
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case NSStoreType, NSStoreUUID, NSStoreModelVersionHashes, NSStoreModelVersionHashesVersion
+        case NSStoreModelVersionHashesDigest, NSStoreModelVersionIdentifiers, NSPersistenceFrameworkVersion
+        case modelVersionName = "MigrationBenchModelVersionName"
+    }
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(metadata.storeType, forKey: .NSStoreType)
+        try container.encode(metadata.uuid, forKey: .NSStoreUUID)
+        try container.encode(metadata.versionHashes.mapValues { Data($0.bytes) }, forKey: .NSStoreModelVersionHashes)
+        try container.encode(3, forKey: .NSStoreModelVersionHashesVersion)
+        try container.encode(ModelVersion.digest(of: metadata.versionHashes), forKey: .NSStoreModelVersionHashesDigest)
+        try container.encode(metadata.versionIdentifiers, forKey: .NSStoreModelVersionIdentifiers)
+        try container.encodeIfPresent(metadata.frameworkVersion, forKey: .NSPersistenceFrameworkVersion)
+        try container.encodeIfPresent(metadata.modelVersionName, forKey: .modelVersionName)
     }
 }

@@ -19,12 +19,8 @@ struct DeterminismTests {
             for table in a.tables.keys.sorted() {
                 #expect(a.tables[table] == b.tables[table], "table \(table) differs")
             }
-            // The metadata says the same; its bytes should be the same too, but the plist's keys come out in the
-            // order of a Swift dictionary, which differs from one dictionary instance to the next.
             #expect(try Store.metadata(at: first.path) == (try Store.metadata(at: second.path)))
-            withKnownIssue("Z_METADATA.Z_PLIST is written in dictionary order", isIntermittent: true) {
-                #expect(a.plist == b.plist, "Z_METADATA.Z_PLIST differs")
-            }
+            #expect(a.plist == b.plist, "Z_METADATA.Z_PLIST differs")
             #expect(first.result.objects == second.result.objects)
             #expect(first.result.relationships == second.result.relationships)
         }

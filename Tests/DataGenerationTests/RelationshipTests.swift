@@ -95,9 +95,7 @@ struct RelationshipTests {
             let shelves = try store.rows(of: "Shelf", []).keys
             let counts = shelves.map { perShelf[$0] ?? 0 }
             let outside = counts.filter { !(2...4).contains($0) }
-            withKnownIssue("BlockToOne draws counts around the average still needed, never clamped to the range") {
-                #expect(outside.isEmpty, "\(outside.count) shelves outside [2, 4]: \(outside.sorted())")
-            }
+            #expect(outside.isEmpty, "\(outside.count) shelves outside [2, 4]: \(outside.sorted())")
             let average = Double(counts.reduce(0, +)) / Double(counts.count)
             #expect(abs(average - itemsPerShelf) < 0.01)
         }
@@ -118,15 +116,7 @@ struct RelationshipTests {
             let perObject = [Int64: Int]().tallying(edges.map(\.source))
             let objects = try store.rows(of: entity, []).keys
             let outside = objects.map { perObject[$0] ?? 0 }.filter { !(range.min...range.max).contains($0) }
-            let check = {
-                #expect(outside.isEmpty, "\(outside.count) of \(objects.count) \(entity) objects outside \(range)")
-            }
-            // The generator draws counts for the join table's owner only; a range on the other side is misread.
-            if store.layout.joinTable(for: relationship, of: entity)?.ownerEntity == entity {
-                check()
-            } else {
-                withKnownIssue("a range on the non-owner side of a many-to-many is applied to the owner", check)
-            }
+            #expect(outside.isEmpty, "\(outside.count) of \(objects.count) \(entity) objects outside \(range)")
             #expect(store.result.relationships.values.contains(edges.count))
         }
     }

@@ -91,9 +91,7 @@ struct CommandLineTests {
                 try #require(try PropertyListSerialization.propertyList(from: Data($0), format: nil) as? NSDictionary)
             }
             #expect(decoded[0] == decoded[1])
-            withKnownIssue("Z_METADATA.Z_PLIST is written in dictionary order", isIntermittent: true) {
-                #expect(plists[0] == plists[1], "Z_METADATA.Z_PLIST differs between two runs")
-            }
+            #expect(plists[0] == plists[1], "Z_METADATA.Z_PLIST differs between two runs")
         }
     }
 
