@@ -54,6 +54,8 @@ let package = Package(
                 "CJemalloc",
                 "DataGeneration",
                 "Instrumentation",
+                "MappingModel",
+                "MigrationEngine",
                 "ObjectModel",
                 "PersistentStore",
                 "SQLiteDatabase",

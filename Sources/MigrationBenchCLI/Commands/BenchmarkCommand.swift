@@ -5,6 +5,9 @@ struct BenchmarkCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "benchmark",
         abstract: "Benchmark the tool's machinery against hand-written floors measured in the same run.",
-        subcommands: [GeneratorBenchmark.self, FloorInsertCommand.self]
+        subcommands: [
+            GeneratorBenchmark.self, FloorInsertCommand.self, FloorSQLCommand.self,
+            MigrationCellCommand.self,
+        ]
     )
 }

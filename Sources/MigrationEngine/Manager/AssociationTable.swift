@@ -2,9 +2,11 @@ import MappingModel
 
 /// The source ↔ destination associations of one entity mapping, in both directions.
 ///
-/// Core Data keeps these in dictionaries of managed objects; here they are dense arrays indexed by primary
-/// key (8 bytes an object, each way). One source object may have several destination objects; the extra
-/// ones go to a small side table.
+/// Core Data keeps these in dictionaries of managed objects. Here, while every destination object keeps its
+/// source object's primary key (the usual case), the table holds one bit per object and nothing else, so a
+/// streaming migration's memory does not grow with the store; the first association that breaks the
+/// pattern turns it into dense arrays indexed by primary key (8 bytes an object, each way). One source
+/// object may have several destination objects; the extra ones go to a small side table.
 final class AssociationTable {
     /// The entity mapping's name.
     let mapping: String
@@ -13,10 +15,12 @@ final class AssociationTable {
     /// The destination entity number of the objects the mapping creates by default.
     let destinationEntity: Int32
 
-    private var forward: [Int64] = []  // source pk → first destination pk, 0 for none
-    private var forwardEntity: [Int32] = []  // used only when a destination is not of `destinationEntity`
+    private var isIdentity = true
+    private var present: [UInt64] = []  // identity: bit per source pk
+    private var forward: [Int64] = []  // dense: source pk → first destination pk, 0 for none
+    private var forwardEntity: [Int32] = []  // dense: used only when a destination is not of `destinationEntity`
+    private var reverse: [Int64] = []  // dense: destination pk → source pk, 0 for none
     private var extra: [Int64: [ObjectID]] = [:]
-    private var reverse: [Int64] = []  // destination pk → source pk, 0 for none
     private(set) var count = 0
 
     init(mapping: String, sourceEntity: Int32, destinationEntity: Int32) {
@@ -27,7 +31,15 @@ final class AssociationTable {
 
     /// Records that `destination` was made from the source object with primary key `source`.
     func associate(source: Int64, destination: ObjectID) {
+        precondition(source > 0 && destination.primaryKey > 0, "primary keys are positive")
         count += 1
+        if isIdentity {
+            if destination.primaryKey == source && destination.entity == destinationEntity && !contains(source) {
+                Self.set(&present, bit: source)
+                return
+            }
+            becomeDense()
+        }
         Self.set(&reverse, at: destination.primaryKey, to: source)
         let index = Int(source)
         if index < forward.count, forward[index] != 0 {
@@ -36,10 +48,7 @@ final class AssociationTable {
         }
         Self.set(&forward, at: source, to: destination.primaryKey)
         if destination.entity != destinationEntity {
-            if forwardEntity.count < forward.count {
-                forwardEntity += Array(repeating: 0, count: forward.count - forwardEntity.count)
-            }
-            forwardEntity[index] = destination.entity
+            Self.set(&forwardEntity, at: source, to: destination.entity)
         }
     }
 
@@ -52,31 +61,60 @@ final class AssociationTable {
 
     /// The first destination object made from source object `source`.
     func firstDestination(ofSource source: Int64) -> ObjectID? {
+        if isIdentity {
+            return contains(source) ? ObjectID(side: .destination, entity: destinationEntity, primaryKey: source) : nil
+        }
         let index = Int(source)
-        guard index >= 0, index < forward.count, forward[index] != 0 else { return nil }
+        guard index > 0, index < forward.count, forward[index] != 0 else { return nil }
         let entity = index < forwardEntity.count && forwardEntity[index] != 0 ? forwardEntity[index] : destinationEntity
         return ObjectID(side: .destination, entity: entity, primaryKey: forward[index])
     }
 
     /// The primary key of the source object that destination primary key `destination` was made from.
     func source(ofDestination destination: Int64) -> Int64? {
+        if isIdentity { return contains(destination) ? destination : nil }
         let index = Int(destination)
-        guard index >= 0, index < reverse.count, reverse[index] != 0 else { return nil }
+        guard index > 0, index < reverse.count, reverse[index] != 0 else { return nil }
         return reverse[index]
     }
 
     /// Bytes held, for the report.
     var footprint: Int {
-        (forward.capacity + reverse.capacity) * 8 + forwardEntity.capacity * 4 + extra.count * 64
+        present.capacity * 8 + (forward.capacity + reverse.capacity) * 8 + forwardEntity.capacity * 4
+            + extra.count * 64
     }
 
-    private static func set(_ array: inout [Int64], at key: Int64, to value: Int64) {
-        let index = Int(key)
-        precondition(index >= 0, "primary keys are positive")
-        if index >= array.count {
-            array.reserveCapacity(max(index + 1, array.count * 2))
-            array += Array(repeating: 0, count: index + 1 - array.count)
+    private func contains(_ key: Int64) -> Bool {
+        let word = Int(key >> 6)
+        return word < present.count && present[word] & (1 << UInt64(key & 63)) != 0
+    }
+
+    private func becomeDense() {
+        isIdentity = false
+        for (word, bits) in present.enumerated() where bits != 0 {
+            for bit in 0..<64 where bits & (1 << UInt64(bit)) != 0 {
+                let key = Int64(word * 64 + bit)
+                Self.set(&forward, at: key, to: key)
+                Self.set(&reverse, at: key, to: key)
+            }
         }
+        present = []
+    }
+
+    private static func set(_ words: inout [UInt64], bit key: Int64) {
+        let word = Int(key >> 6)
+        if word >= words.count { grow(&words, to: word + 1) }
+        words[word] |= 1 << UInt64(key & 63)
+    }
+
+    private static func set<T: FixedWidthInteger>(_ array: inout [T], at key: Int64, to value: T) {
+        let index = Int(key)
+        if index >= array.count { grow(&array, to: index + 1) }
         array[index] = value
+    }
+
+    /// Grows `array` with zeros to at least `count` elements, doubling so that appends stay amortised O(1).
+    private static func grow<T: FixedWidthInteger>(_ array: inout [T], to count: Int) {
+        array += repeatElement(0, count: max(count, array.count * 2) - array.count)
     }
 }

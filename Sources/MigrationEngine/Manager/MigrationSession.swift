@@ -49,6 +49,14 @@ public final class MigrationSession {
     var random: RandomSource
     var edgesWritten = 0
     var objectsCreated = 0
+    /// Per entity mapping, resolved once: where each attribute expression's value goes.
+    var attributeTargets: [String: [AttributeTarget]] = [:]
+    /// Per entity mapping, resolved once: the to-one relationships whose foreign key can be set directly.
+    var foreignKeyTargets: [String: [String: ForeignKeyTarget]] = [:]
+    /// Per entity mapping: the foreign keys written in stage 1 (see `stageOneForeignKeys(for:)`).
+    var stageOneTargets: [String: [ForeignKeyTarget]] = [:]
+    /// Source entities whose every entity mapping has finished stage 1: their associations are complete.
+    var completedSourceEntities: Set<Int32> = []
 
     init(source: Store, destination: Store, passes: [CompiledPass], options: MigrationOptions) throws {
         self.sourceVersion = source.version
@@ -80,14 +88,27 @@ public final class MigrationSession {
         guard let entity = mapping.destinationEntity else {
             throw MigrationError(.mapping, "entity mapping '\(mapping.name)' has no destination entity")
         }
-        let destination = try createDestinationInstance(entity: entity, preferredPrimaryKey: source.primaryKey)
-        if let plan = currentMapping, plan.mapping.name == mapping.name {
-            currentDestination = destination
-            for attribute in plan.attributes {
-                let value = try evaluate(attribute.expression, mapping: mapping.name, property: attribute.name)
-                try setValue(value, forKey: attribute.name, of: destination)
-            }
+        guard let plan = currentMapping, plan.mapping.name == mapping.name else {
+            let destination = try createDestinationInstance(entity: entity, preferredPrimaryKey: source.primaryKey)
+            associate(source: source, destination: destination, mapping: mapping)
+            return destination
         }
+        // The hot path: values computed straight into the new row, at slots resolved once per mapping.
+        let writer = try writer(for: entity)
+        let targets = try attributeTargets(for: plan, writer: writer)
+        let destination = try createDestinationInstance(entity: entity, preferredPrimaryKey: source.primaryKey)
+        currentDestination = destination
+        var values = writer.template
+        for target in targets {
+            let value = try evaluate(target.expression, mapping: mapping.name, property: target.name)
+            values[target.slot] = try Self.sqliteValue(value, as: target.type, property: target.property)
+        }
+        for target in try stageOneForeignKeys(for: plan) {
+            guard case .some(let key) = lookUpForeignKey(target.lookup!) else { continue }
+            values[target.slot] = key.map { .integer($0) } ?? .null
+            if key != nil { edgesWritten += 1 }
+        }
+        try replaceValues(values, of: destination, writer: writer)
         associate(source: source, destination: destination, mapping: mapping)
         return destination
     }
@@ -138,9 +159,22 @@ public final class MigrationSession {
     public func createRelationships(for destination: ObjectID, mapping: EntityMapping) throws {
         guard let plan = currentMapping, plan.mapping.name == mapping.name else { return }
         currentDestination = destination
-        for relationship in plan.relationships where relationship.writesEdges {
+        let direct = try foreignKeyTargets(for: plan)
+        let doneInStageOne = Set(try stageOneForeignKeys(for: plan).map(\.name))
+        for relationship in plan.relationships
+        where relationship.writesEdges && !doneInStageOne.contains(relationship.name) {
+            if let target = direct[relationship.name], let lookup = target.lookup, currentSource != nil,
+                case .some(let key) = lookUpForeignKey(lookup)
+            {
+                try setForeignKeyDirectly(key, target: target, of: destination)
+                continue
+            }
             let value = try evaluate(relationship.expression, mapping: mapping.name, property: relationship.name)
-            try setValue(value, forKey: relationship.name, of: destination)
+            if let target = direct[relationship.name], let key = Self.singleObject(value) {
+                try setForeignKeyDirectly(key, target: target, of: destination)
+            } else {
+                try setValue(value, forKey: relationship.name, of: destination)
+            }
         }
     }
 
@@ -170,6 +204,8 @@ public final class MigrationSession {
     func forgetAssociations() {
         associations = [:]
         associationsBySourceEntity = [:]
+        completedSourceEntities = []
+        stageOneTargets = [:]
     }
 
     func evaluate(_ expression: CompiledExpression, mapping: String, property: String) throws -> ExpressionValue {

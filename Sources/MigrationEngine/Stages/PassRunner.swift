@@ -24,12 +24,19 @@ extension MigrationSession {
                     }
                 }
                 try plan.policy.endInstanceCreation(plan.mapping, in: self)
+                markStageOneFinished(plan, pass: index)
             }
             // Stage 2: relationships, for every destination instance of every mapping.
             for plan in pass.mappings {
                 enter(plan)
                 progress.enter(.createRelationships, mapping: plan.mapping.name)
-                if let sourceEntity = plan.mapping.sourceEntity, let table = associations[plan.mapping.name] {
+                let doneInStageOne = try stageOneForeignKeys(for: plan).count
+                let everythingDone =
+                    plan.policy is DefaultMigrationPolicy
+                    && plan.relationships.filter(\.writesEdges).count == doneInStageOne
+                if everythingDone, let sourceEntity = plan.mapping.sourceEntity {
+                    try progress.skip(try sourceObjectCount(of: sourceEntity))
+                } else if let sourceEntity = plan.mapping.sourceEntity, let table = associations[plan.mapping.name] {
                     try forEachSourceObject(of: sourceEntity, progress: progress) { source in
                         for destination in table.destinations(ofSource: source.primaryKey) {
                             try plan.policy.createRelationships(for: destination, mapping: plan.mapping, in: self)
@@ -58,6 +65,27 @@ extension MigrationSession {
             currentMapping = nil
             currentPolicy = nil
         }
+    }
+
+    /// After a mapping's stage 1: if no later mapping (of this pass or a later one) reads the same source
+    /// entity, that entity's associations are complete.
+    private func markStageOneFinished(_ plan: CompiledEntityMappingPlan, pass: Int) {
+        guard let sourceEntity = plan.mapping.sourceEntity, let number = source.layout.entityNumbers[sourceEntity]
+        else {
+            return
+        }
+        let position = passes[pass].mappings.firstIndex { $0.mapping.name == plan.mapping.name } ?? 0
+        let later = passes[pass].mappings.dropFirst(position + 1) + passes.dropFirst(pass + 1).flatMap(\.mappings)
+        if !later.contains(where: { $0.mapping.sourceEntity == sourceEntity }) {
+            completedSourceEntities.insert(Int32(number))
+        }
+    }
+
+    private func sourceObjectCount(of entity: String) throws -> Int {
+        let table = source.layout.table(for: entity)
+        let number = source.layout.entityNumbers[entity]!
+        let sql = "SELECT COUNT(*) FROM \(quoted(table.name)) WHERE Z_ENT = \(number)"
+        return Int(try source.connection.scalar(sql)?.int64 ?? 0)
     }
 
     private func enter(_ plan: CompiledEntityMappingPlan) {

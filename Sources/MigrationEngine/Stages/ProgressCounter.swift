@@ -36,6 +36,13 @@ final class ProgressCounter {
         }
     }
 
+    /// `count` units done at once (work that turned out not to be needed).
+    func skip(_ count: Int) throws {
+        completed += count
+        if shouldCancel() { throw MigrationError(.cancelled, "the migration was cancelled") }
+        send()
+    }
+
     func finish() {
         completed = total
         send()

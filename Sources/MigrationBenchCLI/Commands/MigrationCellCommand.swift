@@ -1,0 +1,105 @@
+import ArgumentParser
+import Foundation
+import Instrumentation
+import MappingModel
+import MigrationEngine
+import ObjectModel
+
+/// One measured migration step, in its own process: time and peak heap of the step alone.
+struct MigrationCellCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "migration-cell",
+        abstract: "Run one migration step and report its time and peak heap as JSON.",
+        discussion: """
+            Used by 'benchmark engine' in a child process, so that the heap it reports belongs to this step. \
+            in-place copies --source to --output first (not timed) and migrates the copy with SQL; streaming and \
+            in-memory run the three-stage engine from --source into a new store at --output.
+            """)
+
+    enum Mode: String, ExpressibleByArgument, CaseIterable {
+        case inPlace = "in-place"
+        case streaming
+        case inMemory = "in-memory"
+    }
+
+    enum Passes: String, ExpressibleByArgument, CaseIterable {
+        case single
+        case perEntity = "per-entity"
+    }
+
+    @Option(name: .long, help: "The source store.")
+    var source: String
+
+    @OptionGroup var modelOptions: ModelOptions
+
+    @Option(name: .long, help: "The source version.")
+    var from: String
+
+    @Option(name: .long, help: "The destination version.")
+    var to: String
+
+    @Option(name: .long, help: "A mapping model file (default: the inferred mapping).")
+    var mapping: String?
+
+    @Option(name: .long, help: "in-place, streaming or in-memory.")
+    var mode: Mode
+
+    @Option(name: .long, help: "single, or per-entity (one pass per entity mapping).")
+    var passes: Passes = .single
+
+    @Option(name: .long, help: "Where the migrated store goes (must not exist).")
+    var output: String
+
+    func run() throws {
+        try reportingInputErrors {
+            let history = try modelOptions.load()
+            let source = try history.requireVersion(from)
+            let destination = try history.requireVersion(to)
+            let heap = currentHeapStatistics()
+            let clock = ContinuousClock()
+            var seconds = 0.0
+            var objects = 0
+            if mode == .inPlace {
+                let plan = try MappingInference.plan(from: source, to: destination)
+                try FileManager.default.copyItem(atPath: self.source, toPath: output)
+                heap.resetThreadPeak()
+                let start = clock.now
+                objects = try InPlaceMigration(plan: plan).run(storeAt: output).objects
+                seconds = Self.seconds(clock.now - start)
+            } else {
+                let model =
+                    try mapping.map { path throws(MappingError) in try MappingModelLoader.load(path: path) }
+                    ?? MappingInference.infer(from: source, to: destination)
+                let models = passes == .perEntity ? PassSplit.perEntity(model) : [model]
+                let manager = MigrationManager(
+                    source: source, destination: destination,
+                    options: MigrationOptions(storage: mode == .streaming ? .streaming : .inMemory))
+                heap.resetThreadPeak()
+                let start = clock.now
+                objects = try manager.migrate(storeAt: self.source, to: output, mappingModels: models).objectsCreated
+                seconds = Self.seconds(clock.now - start)
+            }
+            try printJSON(CellResult(seconds: seconds, peakHeapBytes: heap.threadPeakBytes(), objects: objects))
+        }
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        let (whole, fraction) = duration.components
+        return Double(whole) + Double(fraction) * 1e-18
+    }
+
+    struct CellResult: Encodable {
+        let seconds: Double
+        let peakHeapBytes: Int?
+        let objects: Int
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(seconds, forKey: .seconds)
+            try container.encode(peakHeapBytes, forKey: .peakHeapBytes)
+            try container.encode(objects, forKey: .objects)
+        }
+
+        enum CodingKeys: String, CodingKey { case seconds, peakHeapBytes, objects }
+    }
+}
