@@ -13,16 +13,16 @@ struct SchemaBuilder {
         ]
     }
 
-    /// The entity and join tables only, each name preceded by `prefix`.
-    func dataTableStatements(prefix: String) -> [String] {
+    /// The entity and join tables only, but those in `excluded`, each name preceded by `prefix`.
+    func dataTableStatements(prefix: String, excluding excluded: Set<String> = []) -> [String] {
         var sql: [String] = []
-        for table in layout.entityTables {
+        for table in layout.entityTables where !excluded.contains(table.name) {
             let columns =
                 ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"]
                 + table.columns.map { "\(quoted($0.name)) \($0.sqlType)" }
             sql.append("CREATE TABLE \(quoted(prefix + table.name)) ( \(columns.joined(separator: ", ")) )")
         }
-        for join in layout.joinTables {
+        for join in layout.joinTables where !excluded.contains(join.name) {
             var columns = ["\(quoted(join.ownerColumn)) INTEGER", "\(quoted(join.destinationColumn)) INTEGER"]
             for order in [join.ownerOrderColumn, join.inverseOrderColumn].compactMap({ $0 }) {
                 columns.append("\(quoted(order)) INTEGER")

@@ -114,9 +114,9 @@ public struct StoreLayout: Sendable {
         return .inverseForeignKey
     }
 
-    /// `CREATE TABLE` statements for the entity and join tables, each name preceded by `prefix`.
-    public func dataTableStatements(prefix: String = "") -> [String] {
-        SchemaBuilder(layout: self).dataTableStatements(prefix: prefix)
+    /// `CREATE TABLE` statements for the entity and join tables not in `excluded`, each name preceded by `prefix`.
+    public func dataTableStatements(prefix: String = "", excluding excluded: Set<String> = []) -> [String] {
+        SchemaBuilder(layout: self).dataTableStatements(prefix: prefix, excluding: excluded)
     }
 
     /// `CREATE INDEX` statements for the entity and join tables.

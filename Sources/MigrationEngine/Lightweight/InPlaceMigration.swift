@@ -5,10 +5,12 @@ import SQLiteDatabase
 
 /// A lightweight step run as SQL inside the store, in one transaction, as Core Data runs it on SQLite.
 ///
-/// New tables are filled with `INSERT … SELECT` from the old ones, which are then dropped and the new ones
-/// renamed; primary keys are kept, so foreign keys and join rows stay valid without any lookup. Every
-/// `INSERT … SELECT` runs in primary-key ranges of about 50,000 rows, so progress is real (rows done of rows
-/// in all) — where Core Data reports none. Either the whole step commits, or nothing changes.
+/// A table whose columns only get renamed or appended is changed with `ALTER TABLE` alone, which touches no
+/// row. Other tables are rebuilt: new tables are filled with `INSERT … SELECT` from the old ones, which are
+/// then dropped and the new ones renamed; primary keys are kept, so foreign keys and join rows stay valid
+/// without any lookup. Every `INSERT … SELECT` runs in primary-key ranges of about 50,000 rows, so progress is
+/// real (rows done of rows in all) — where Core Data reports none. Either the whole step commits, or nothing
+/// changes.
 public struct InPlaceMigration: Sendable {
     /// The correspondence the step follows.
     public let plan: LightweightPlan
@@ -20,7 +22,7 @@ public struct InPlaceMigration: Sendable {
 
     /// What the step did.
     public struct Result: Sendable, Hashable {
-        /// Rows copied into entity tables.
+        /// Objects migrated: rows copied into rebuilt entity tables, and rows of tables altered in place.
         public let objects: Int
         /// Rows copied into join tables.
         public let joinRows: Int
@@ -37,13 +39,16 @@ public struct InPlaceMigration: Sendable {
         let connection = store.connection
         let source = store.layout
         let destination = try StoreLayout(version: plan.destination)
-        let copies = try copyStatements(source: source, destination: destination, connection: connection)
-        let total = copies.reduce(0) { $0 + $1.rows }
+        let alterations = alteredTables(source: source, destination: destination)
+        let kept = Set(alterations.keys)
+        let copies = try copyStatements(source: source, destination: destination, connection: connection, keeping: kept)
+        let keptRows = try kept.reduce(0) { $0 + (try count("SELECT COUNT(*) FROM \(quoted($1))", connection)) }
+        let total = copies.reduce(keptRows) { $0 + $1.rows }
         var done = 0
         var joinRows = 0
         progress?(0, total)
         try connection.transaction(.immediate) {
-            for statement in destination.dataTableStatements(prefix: Self.newTablePrefix) {
+            for statement in destination.dataTableStatements(prefix: Self.newTablePrefix, excluding: kept) {
                 try connection.execute(statement)
             }
             for copy in copies {
@@ -61,12 +66,17 @@ public struct InPlaceMigration: Sendable {
                     progress?(min(done, total), total)
                 }
             }
-            for table in source.entityTables.map(\.name) + source.joinTables.map(\.name) {
+            for statement in alterations.values.flatMap({ $0 }) { try connection.execute(statement) }
+            done += keptRows
+            progress?(min(done, total), total)
+            for table in source.entityTables.map(\.name) + source.joinTables.map(\.name) where !kept.contains(table) {
                 try connection.execute("DROP TABLE \(quoted(table))")
             }
-            for table in destination.entityTables.map(\.name) + destination.joinTables.map(\.name) {
+            for table in destination.entityTables.map(\.name) + destination.joinTables.map(\.name)
+            where !kept.contains(table) {
                 try connection.execute("ALTER TABLE \(quoted(Self.newTablePrefix + table)) RENAME TO \(quoted(table))")
             }
+            // Kept tables still have their indexes; the statements say IF NOT EXISTS.
             for statement in destination.indexStatements() { try connection.execute(statement) }
             try Store.rewriteBookkeeping(connection: connection, layout: destination, uuid: store.metadata.uuid)
         }
@@ -85,9 +95,89 @@ public struct InPlaceMigration: Sendable {
         let isJoin: Bool
     }
 
-    func copyStatements(source: StoreLayout, destination: StoreLayout, connection: Connection) throws -> [Copy] {
+    /// Destination entity tables that need no copy, with the `ALTER TABLE` statements that turn the source
+    /// table into them (none when it is unchanged).
+    ///
+    /// That is the case when the table keeps its name, entities and entity numbers, its columns are the
+    /// source's columns in the same order — renamed at most, each holding its counterpart's values — and any
+    /// new columns come last and start with their default value. `RENAME COLUMN` and `ADD COLUMN … DEFAULT`
+    /// only change the schema, so such a step costs the same for ten rows or ten million.
+    func alteredTables(source: StoreLayout, destination: StoreLayout) -> [String: [String]] {
+        var result: [String: [String]] = [:]
+        for table in destination.entityTables {
+            guard let old = source.entityTables.first(where: { $0.name == table.name }), old.entities == table.entities,
+                table.columns.count >= old.columns.count,
+                table.entities.allSatisfy({ source.entityNumbers[$0] == destination.entityNumbers[$0] })
+            else { continue }
+            var statements: [String] = []
+            var fits = true
+            for (index, column) in table.columns.enumerated() {
+                guard let counterpart = sourceProperty(of: column, in: table) else {
+                    fits = false
+                    break
+                }
+                if index < old.columns.count {
+                    let previous = old.columns[index]
+                    guard counterpart == previous.property, column.kind == previous.kind,
+                        column.entity == previous.entity,
+                        column.sqlType == previous.sqlType
+                    else {
+                        fits = false
+                        break
+                    }
+                    if column.name != previous.name {
+                        if old.columns.contains(where: { $0.name == column.name }) {
+                            fits = false
+                            break
+                        }
+                        statements.append(
+                            "ALTER TABLE \(quoted(table.name)) RENAME COLUMN \(quoted(previous.name)) TO \(quoted(column.name))"
+                        )
+                    }
+                } else {
+                    guard counterpart == nil, column.kind != .orderKey else {
+                        fits = false
+                        break
+                    }
+                    let initial =
+                        plan.destination.attribute(column.property, of: column.entity)?.defaultValue
+                        .map { " DEFAULT \(Self.literal($0.sqliteValue))" } ?? ""
+                    statements.append(
+                        "ALTER TABLE \(quoted(table.name)) ADD COLUMN \(quoted(column.name)) \(column.sqlType)\(initial)"
+                    )
+                }
+            }
+            if fits { result[table.name] = statements }
+        }
+        return result
+    }
+
+    /// The source property a destination column takes its values from (`.some(nil)`: none, it is new), or nil
+    /// when the table's entities that have the column do not all take it from the same property of themselves.
+    private func sourceProperty(of column: EntityTable.Column, in table: EntityTable) -> String?? {
+        let holders = table.entities.filter { plan.destination.entity($0, isKindOf: column.entity) }
+        var found: Set<String?> = []
+        for entity in holders where plan.destination.entity(named: entity)?.isAbstract == false {
+            guard let correspondence = plan.correspondence(forDestination: entity), correspondence.source == entity
+            else {
+                return nil
+            }
+            let isRelationship = column.kind == .foreignKey || column.kind == .orderKey
+            let map = isRelationship ? correspondence.relationships : correspondence.attributes
+            found.insert(map[column.property] ?? nil)
+        }
+        return found.count == 1 ? .some(found.first!) : nil
+    }
+
+    func copyStatements(
+        source: StoreLayout,
+        destination: StoreLayout,
+        connection: Connection,
+        keeping kept: Set<String> = []
+    ) throws -> [Copy] {
         var copies: [Copy] = []
-        for correspondence in plan.entities {
+        for correspondence in plan.entities
+        where !kept.contains(destination.table(for: correspondence.destination).name) {
             copies.append(
                 try entityCopy(correspondence, source: source, destination: destination, connection: connection))
         }
