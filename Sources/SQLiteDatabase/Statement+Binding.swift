@@ -63,6 +63,17 @@ extension Statement {
         }
     }
 
+    /// Binds the value in column `column` (0-based) of `other`'s current row to the parameter at `index`,
+    /// keeping its type, without making a Swift value of it.
+    ///
+    /// sqlite.org/c3ref/column_blob.html: "The sqlite3_column_value() routine returns an unprotected
+    /// sqlite3_value object. In a multithreaded environment, an unprotected sqlite3_value object may only be used
+    /// safely with sqlite3_bind_value() and sqlite3_result_value()." sqlite3_bind_value copies the value, so
+    /// `other` may move on afterwards.
+    public func bind(columnOf other: Statement, _ column: Int32, at index: Int32) throws(SQLiteError) {
+        try check(sqlite3_bind_value(handle, index, sqlite3_column_value(other.handle, column)))
+    }
+
     /// Binds `values` to parameters 1, 2, …; their number must equal ``parameterCount``.
     public func bind(_ values: [SQLiteValue]) throws(SQLiteError) {
         guard values.count == Int(parameterCount) else {

@@ -36,9 +36,12 @@ final class DestinationWriter {
     let table: EntityTable
     let inserter: RowInserter
     let template: [SQLiteValue]
+    /// The primary keys of the entity's table, shared with the other entities of that table.
+    let keys: TableKeys
     private let attributeTypes: [String: AttributeType]
 
-    init(store: Store, entity: String) throws {
+    init(store: Store, entity: String, keys: TableKeys) throws {
+        self.keys = keys
         let version = store.version
         self.entity = entity
         self.entityNumber = Int32(store.layout.entityNumbers[entity]!)
@@ -71,14 +74,34 @@ final class DestinationWriter {
     }
 }
 
+/// The primary keys of one destination table.
+final class TableKeys {
+    /// Whether objects keep their source object's primary key.
+    let preserving: Bool
+    private var next: Int64
+
+    init(preserving: Bool, next: Int64) {
+        self.preserving = preserving
+        self.next = next
+    }
+
+    /// A primary key for a new object: `preferred` when the table keeps source keys, else the next one.
+    func allocate(preferred: Int64?) -> Int64 {
+        if let preferred, preserving { return preferred }
+        defer { next += 1 }
+        return next
+    }
+}
+
 /// Hands out destination primary keys, table by table.
 ///
 /// A destination table fed only from one source table, by mappings without a custom policy, keeps the
-/// source objects' primary keys: foreign keys then copy straight across, and the store's keys stay
-/// recognisable. Other tables number their objects from 1.
+/// source objects' primary keys: foreign keys then copy straight across, associations cost one bit an
+/// object, and the store's keys stay recognisable. Other tables number their objects from 1.
 struct PrimaryKeyAllocator {
     private var next: [String: Int64] = [:]
     private var preserving: Set<String> = []
+    private var tables: [String: TableKeys] = [:]
 
     init(source: Store, destination: Store, passes: [CompiledPass]) throws {
         var feeders: [String: Set<String>] = [:]
@@ -102,12 +125,12 @@ struct PrimaryKeyAllocator {
         }
     }
 
-    /// A primary key for a new object in `table`: `preferred` when the table keeps source keys.
-    mutating func allocate(in table: String, preferred: Int64?) -> Int64 {
-        if let preferred, preserving.contains(table) { return preferred }
-        let key = next[table, default: 1]
-        next[table] = key + 1
-        return key
+    /// The keys of `table`, one object per table.
+    mutating func keys(of table: String) -> TableKeys {
+        if let keys = tables[table] { return keys }
+        let keys = TableKeys(preserving: preserving.contains(table), next: next[table, default: 1])
+        tables[table] = keys
+        return keys
     }
 }
 
@@ -130,17 +153,28 @@ extension MigrationSession {
             throw MigrationError(
                 .evaluation, "cannot create objects of '\(entity)': no such concrete destination entity")
         }
-        let writer = try DestinationWriter(store: destination, entity: entity)
+        let table = destination.layout.table(for: entity).name
+        let writer = try DestinationWriter(store: destination, entity: entity, keys: primaryKeys.keys(of: table))
         writers[entity] = writer
         return writer
     }
 
     func createDestinationInstance(entity: String, preferredPrimaryKey: Int64?) throws -> ObjectID {
         let writer = try writer(for: entity)
-        let key = primaryKeys.allocate(in: writer.table.name, preferred: preferredPrimaryKey)
-        let object = ObjectID(side: .destination, entity: writer.entityNumber, primaryKey: key)
+        let object = ObjectID(
+            side: .destination, entity: writer.entityNumber,
+            primaryKey: writer.keys.allocate(preferred: preferredPrimaryKey))
+        register(PendingObject(object: object, writer: writer, values: writer.template))
+        return object
+    }
+
+    /// Holds a new object's row until it is written: until the current source object is done (streaming) or
+    /// until the pass saves (in memory).
+    func register(_ pendingObject: PendingObject) {
         objectsCreated += 1
-        let pendingObject = PendingObject(object: object, writer: writer, values: writer.template)
+        let object = pendingObject.object
+        let writer = pendingObject.writer
+        let key = object.primaryKey
         switch options.storage {
         case .streaming: pending.append(pendingObject)
         case .inMemory:
@@ -148,7 +182,6 @@ extension MigrationSession {
             memoryObjects[memoryKey] = pendingObject
             memoryOrder.append(memoryKey)
         }
-        return object
     }
 
     /// Writes the rows of the objects made by the last `createDestinationInstances` (streaming only).

@@ -1,15 +1,62 @@
+import Foundation
 import MappingModel
 import ObjectModel
 import PersistentStore
 import SQLiteDatabase
 
 /// Where one attribute mapping's value goes in the destination row, resolved once per entity mapping.
-struct AttributeTarget {
+final class AttributeTarget {
     let name: String
     let property: String
     let expression: CompiledExpression
     let slot: Int
     let type: AttributeType
+
+    init(name: String, property: String, expression: CompiledExpression, slot: Int, type: AttributeType) {
+        self.name = name
+        self.property = property
+        self.expression = expression
+        self.slot = slot
+        self.type = type
+    }
+}
+
+/// Everything the default path of one entity mapping needs per object, resolved when its first object is
+/// made: the writer, the columns copied as they are, the expressions to evaluate, the foreign keys known
+/// in stage 1, and the association table — so that making an object looks nothing up by name.
+final class MappingRuntime {
+    let name: String
+    let writer: DestinationWriter
+    /// `$source.x` into an attribute of the same type: the stored value is copied as it is.
+    let copies: [(column: Int, slot: Int)]
+    let evaluated: [AttributeTarget]
+    /// Foreign keys set in stage 1: the source column, the destination slot, the target's associations.
+    let foreignKeys: [(column: Int, slot: Int, table: AssociationTable)]
+    /// The slots none of the above sets, with the value they start with.
+    let defaults: [(slot: Int, value: SQLiteValue)]
+    let association: AssociationTable
+
+    init(
+        name: String,
+        writer: DestinationWriter,
+        copies: [(column: Int, slot: Int)],
+        evaluated: [AttributeTarget],
+        foreignKeys: [(column: Int, slot: Int, table: AssociationTable)],
+        association: AssociationTable
+    ) {
+        self.name = name
+        self.writer = writer
+        self.copies = copies
+        self.evaluated = evaluated
+        self.foreignKeys = foreignKeys
+        var covered = Set(copies.map(\.slot) + evaluated.map(\.slot) + foreignKeys.map(\.slot))
+        var defaults: [(slot: Int, value: SQLiteValue)] = []
+        for (slot, value) in writer.template.enumerated() where covered.insert(slot).inserted {
+            defaults.append((slot, value))
+        }
+        self.defaults = defaults
+        self.association = association
+    }
 }
 
 /// A to-one relationship whose foreign key a relationship mapping can set directly: no order key, no inverse
@@ -47,21 +94,78 @@ struct SourceForeignKeyLookup {
 }
 
 extension MigrationSession {
-    func attributeTargets(for plan: CompiledEntityMappingPlan, writer: DestinationWriter) throws -> [AttributeTarget] {
-        if let targets = attributeTargets[plan.mapping.name] { return targets }
-        var targets: [AttributeTarget] = []
+    /// The runtime of `plan`'s default path, made when its first object is.
+    func runtime(for plan: CompiledEntityMappingPlan, entity: String) throws -> MappingRuntime {
+        if let runtime = currentRuntime, runtime.name == plan.mapping.name { return runtime }
+        if let runtime = runtimes[plan.mapping.name] {
+            currentRuntime = runtime
+            return runtime
+        }
+        let writer = try writer(for: entity)
+        let columns = plan.mapping.sourceEntity.map { ReaderColumns(entity: $0, version: sourceVersion) }
+        var copies: [(column: Int, slot: Int)] = []
+        var evaluated: [AttributeTarget] = []
         for attribute in plan.attributes {
             guard let slot = writer.slot(for: attribute.name), let type = writer.type(of: attribute.name) else {
                 throw MigrationError(.evaluation, "attribute '\(writer.entity).\(attribute.name)' is not stored")
             }
-            targets.append(
+            let text = attribute.expression.text.trimmingCharacters(in: .whitespaces)
+            let name = String(text.dropFirst("$source.".count))
+            if text.hasPrefix("$source."), let sourceEntity = plan.mapping.sourceEntity,
+                sourceVersion.attribute(name, of: sourceEntity)?.type == type, let column = columns?.indexes[name]
+            {
+                copies.append((column, slot))
+                continue
+            }
+            evaluated.append(
                 AttributeTarget(
                     name: attribute.name, property: "\(writer.entity).\(attribute.name)",
-                    expression: attribute.expression,
-                    slot: slot, type: type))
+                    expression: attribute.expression, slot: slot, type: type))
         }
-        attributeTargets[plan.mapping.name] = targets
-        return targets
+        var foreignKeys: [(column: Int, slot: Int, table: AssociationTable)] = []
+        for target in try stageOneForeignKeys(for: plan) {
+            guard let lookup = target.lookup, let tables = associationsBySourceEntity[lookup.sourceEntity],
+                tables.count == 1
+            else { continue }
+            foreignKeys.append((lookup.readerIndex, target.slot, tables[0]))
+        }
+        let runtime = MappingRuntime(
+            name: plan.mapping.name, writer: writer, copies: copies, evaluated: evaluated, foreignKeys: foreignKeys,
+            association: associationTable(for: plan.mapping))
+        runtimes[plan.mapping.name] = runtime
+        currentRuntime = runtime
+        return runtime
+    }
+
+    /// Writes the row of `destination` at once: source columns copied by SQLite itself, foreign keys looked
+    /// up, expressions evaluated, defaults for the rest. For the default policy in streaming storage only.
+    func insertDirectly(
+        _ destination: ObjectID, from reader: RowReader, runtime: MappingRuntime, mapping: String
+    ) throws {
+        let inserter = runtime.writer.inserter
+        let statement = inserter.statement
+        try inserter.begin(primaryKey: destination.primaryKey)
+        for (slot, value) in runtime.defaults { try statement.bind(value, at: Int32(slot + 4)) }
+        for copy in runtime.copies {
+            try statement.bind(columnOf: reader.statement, Int32(copy.column + 1), at: Int32(copy.slot + 4))
+        }
+        for foreignKey in runtime.foreignKeys {
+            if let key = reader.value(at: foreignKey.column).int64,
+                let target = foreignKey.table.firstDestination(ofSource: key)
+            {
+                try statement.bind(target.primaryKey, at: Int32(foreignKey.slot + 4))
+                edgesWritten += 1
+            } else {
+                try statement.bindNull(at: Int32(foreignKey.slot + 4))
+            }
+        }
+        for target in runtime.evaluated {
+            let value = try evaluate(target.expression, mapping: mapping, property: target.name)
+            try statement.bind(
+                try Self.sqliteValue(value, as: target.type, property: target.property), at: Int32(target.slot + 4))
+        }
+        try inserter.insert()
+        objectsCreated += 1
     }
 
     func foreignKeyTargets(for plan: CompiledEntityMappingPlan) throws -> [String: ForeignKeyTarget] {
@@ -117,7 +221,8 @@ extension MigrationSession {
             let direct = try foreignKeyTargets(for: plan)
             for relationship in plan.relationships where relationship.writesEdges {
                 guard let target = direct[relationship.name], let lookup = target.lookup,
-                    completedSourceEntities.contains(lookup.sourceEntity)
+                    completedSourceEntities.contains(lookup.sourceEntity),
+                    associationsBySourceEntity[lookup.sourceEntity]?.count == 1
                 else { continue }
                 targets.append(target)
             }
@@ -154,16 +259,5 @@ extension MigrationSession {
         try target.update.bind(value, at: 1)
         try target.update.bind(object.primaryKey, at: 2)
         try target.update.run()
-    }
-
-    /// Replaces the whole row of an object made in this pass and not written yet.
-    func replaceValues(_ values: [SQLiteValue], of object: ObjectID, writer: DestinationWriter) throws {
-        switch options.storage {
-        case .streaming:
-            guard let index = pending.lastIndex(where: { $0.object == object }) else { return }
-            pending[index].values = values
-        case .inMemory:
-            memoryObjects[MemoryKey(table: writer.table.name, primaryKey: object.primaryKey)]?.values = values
-        }
     }
 }

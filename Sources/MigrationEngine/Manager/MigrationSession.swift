@@ -49,8 +49,9 @@ public final class MigrationSession {
     var random: RandomSource
     var edgesWritten = 0
     var objectsCreated = 0
-    /// Per entity mapping, resolved once: where each attribute expression's value goes.
-    var attributeTargets: [String: [AttributeTarget]] = [:]
+    /// Per entity mapping, resolved once: what making one of its objects needs.
+    var runtimes: [String: MappingRuntime] = [:]
+    var currentRuntime: MappingRuntime?
     /// Per entity mapping, resolved once: the to-one relationships whose foreign key can be set directly.
     var foreignKeyTargets: [String: [String: ForeignKeyTarget]] = [:]
     /// Per entity mapping: the foreign keys written in stage 1 (see `stageOneForeignKeys(for:)`).
@@ -93,23 +94,39 @@ public final class MigrationSession {
             associate(source: source, destination: destination, mapping: mapping)
             return destination
         }
-        // The hot path: values computed straight into the new row, at slots resolved once per mapping.
-        let writer = try writer(for: entity)
-        let targets = try attributeTargets(for: plan, writer: writer)
-        let destination = try createDestinationInstance(entity: entity, preferredPrimaryKey: source.primaryKey)
+        // The hot path: the row is computed straight into place, with everything resolved once per mapping.
+        let runtime = try runtime(for: plan, entity: entity)
+        let writer = runtime.writer
+        let destination = ObjectID(
+            side: .destination, entity: writer.entityNumber,
+            primaryKey: writer.keys.allocate(preferred: source.primaryKey))
         currentDestination = destination
+        if options.storage == .streaming, plan.hasDefaultPolicy, let reader {
+            // Nothing can touch the row before it is written: bind it straight from the source row.
+            try insertDirectly(destination, from: reader, runtime: runtime, mapping: mapping.name)
+            runtime.association.associate(source: source.primaryKey, destination: destination)
+            return destination
+        }
         var values = writer.template
-        for target in targets {
+        if let reader {
+            for copy in runtime.copies { values[copy.slot] = reader.value(at: copy.column) }
+            for foreignKey in runtime.foreignKeys {
+                guard let key = reader.value(at: foreignKey.column).int64,
+                    let target = foreignKey.table.firstDestination(ofSource: key)
+                else {
+                    values[foreignKey.slot] = .null
+                    continue
+                }
+                values[foreignKey.slot] = .integer(target.primaryKey)
+                edgesWritten += 1
+            }
+        }
+        for target in runtime.evaluated {
             let value = try evaluate(target.expression, mapping: mapping.name, property: target.name)
             values[target.slot] = try Self.sqliteValue(value, as: target.type, property: target.property)
         }
-        for target in try stageOneForeignKeys(for: plan) {
-            guard case .some(let key) = lookUpForeignKey(target.lookup!) else { continue }
-            values[target.slot] = key.map { .integer($0) } ?? .null
-            if key != nil { edgesWritten += 1 }
-        }
-        try replaceValues(values, of: destination, writer: writer)
-        associate(source: source, destination: destination, mapping: mapping)
+        register(PendingObject(object: destination, writer: writer, values: values))
+        runtime.association.associate(source: source.primaryKey, destination: destination)
         return destination
     }
 
@@ -206,6 +223,8 @@ public final class MigrationSession {
         associationsBySourceEntity = [:]
         completedSourceEntities = []
         stageOneTargets = [:]
+        runtimes = [:]
+        currentRuntime = nil
     }
 
     func evaluate(_ expression: CompiledExpression, mapping: String, property: String) throws -> ExpressionValue {

@@ -8,13 +8,31 @@ struct RelationshipPlan {
     let writesEdges: Bool
 }
 
-/// One entity mapping ready to run: its compiled expressions and its policy object.
-struct CompiledEntityMappingPlan {
+/// One entity mapping ready to run: its compiled expressions and its policy object. A class, because the
+/// engine consults it for every object and must not copy it each time.
+final class CompiledEntityMappingPlan {
     let mapping: EntityMapping
     let filter: CompiledExpression?
     let attributes: [(name: String, expression: CompiledExpression)]
     let relationships: [RelationshipPlan]
     let policy: any EntityMigrationPolicy
+    /// Whether the policy is the default one, so that nothing but the engine touches the objects made.
+    let hasDefaultPolicy: Bool
+
+    init(
+        mapping: EntityMapping,
+        filter: CompiledExpression?,
+        attributes: [(name: String, expression: CompiledExpression)],
+        relationships: [RelationshipPlan],
+        policy: any EntityMigrationPolicy
+    ) {
+        self.mapping = mapping
+        self.filter = filter
+        self.attributes = attributes
+        self.relationships = relationships
+        self.policy = policy
+        self.hasDefaultPolicy = policy is DefaultMigrationPolicy
+    }
 }
 
 /// One mapping model — one pass — ready to run.

@@ -1,0 +1,237 @@
+import ArgumentParser
+import Foundation
+
+/// `migration-bench benchmark engine`: migration steps against hand-written SQL floors, in child processes.
+struct EngineBenchmark: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "engine",
+        abstract: "Measure migration steps against their hand-written SQL floors, in fresh child processes.",
+        discussion: """
+            On the library model (Scenarios/models/library.yaml), V1 → V2 renames Book.title and adds Book.isbn. \
+            For each size and repetition, alternating, each in its own process: the in-place lightweight step and \
+            its floor (Scenarios/floors/library-v1-v2-in-place.sql); the custom transform \
+            (Scenarios/mappings/library-v1-v2.yaml) in streaming and in-memory storage, and its floor \
+            (Scenarios/floors/library-v1-v2-copy.sql). At the largest size, the in-memory step runs once as one \
+            pass and once as two equal passes (Scenarios/datasets/library-even.yaml). Medians are reported. \
+            Targets (issue 3): in-place ≤ 1.3× its floor and streaming ≤ 3× its floor at the largest size; \
+            streaming peak heap ≤ 64 MiB there and ≤ 1.25× its value at the smallest size; two in-memory passes \
+            ≤ (1/2 + 0.15) × the single pass's peak heap.
+            """)
+
+    @Option(name: .long, parsing: .upToNextOption, help: "Store sizes (objects in all).")
+    var sizes: [Int] = [100_000, 1_000_000]
+
+    @Option(name: .long, help: "Repetitions per cell; medians are reported.")
+    var repetitions = 3
+
+    @Flag(name: .long, help: "The CI run: sizes 100,000 and 1,000,000, three repetitions.")
+    var quick = false
+
+    @Option(name: .long, help: ArgumentHelp("Also write the results as JSON to this file.", valueName: "file"))
+    var jsonOutput: String?
+
+    @Flag(name: .long, help: "Exit with code 3 when a target is missed.")
+    var gate = false
+
+    static let model = "Scenarios/models/library.yaml"
+    static let mapping = "Scenarios/mappings/library-v1-v2.yaml"
+
+    func validate() throws {
+        guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1") }
+        guard sizes.allSatisfy({ $0 > 0 }) else { throw ValidationError("--sizes must be positive") }
+    }
+
+    func run() throws {
+        try reportingInputErrors {
+            let sizes = quick ? [100_000, 1_000_000] : self.sizes.sorted()
+            let repetitions = quick ? 3 : self.repetitions
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mb-engine-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let path = { (name: String) in folder.appendingPathComponent(name).path }
+
+            var results: [EngineSizeResult] = []
+            for size in sizes {
+                let source = path("v1-\(size).sqlite")
+                try Self.generate(dataset: "Scenarios/datasets/library.yaml", size: size, output: source)
+                var cells: [String: [(seconds: Double, heap: Int?)]] = [:]
+                for repetition in 1...repetitions {
+                    printError(
+                        "benchmark engine: size \(ProgressBar.grouped(size)), run \(repetition) of \(repetitions)")
+                    let floorStore = path("floor-in-place.sqlite")
+                    try FileManager.default.copyItem(atPath: source, toPath: floorStore)
+                    cells["floor in-place", default: []].append(
+                        try Self.floor("library-v1-v2-in-place.sql", store: floorStore))
+                    cells["in-place", default: []].append(
+                        try Self.cell(source, mode: "in-place", output: path("in-place.sqlite")))
+                    cells["floor copy", default: []].append(
+                        try Self.floor("library-v1-v2-copy.sql", store: path("floor-copy.sqlite"), attach: source))
+                    cells["streaming", default: []].append(
+                        try Self.cell(source, mode: "streaming", output: path("streaming.sqlite")))
+                    cells["in-memory", default: []].append(
+                        try Self.cell(source, mode: "in-memory", output: path("in-memory.sqlite")))
+                    for name in ["floor-in-place", "in-place", "floor-copy", "streaming", "in-memory"] {
+                        GenerateCommand.removeStore(at: path("\(name).sqlite"))
+                    }
+                }
+                GenerateCommand.removeStore(at: source)
+                results.append(EngineSizeResult(size: size, cells: cells.mapValues(CellSummary.init)))
+            }
+
+            // Passes: the same in-memory step as one pass and as two equal passes, at the largest size.
+            let even = path("even.sqlite")
+            let largest = sizes.last!
+            try Self.generate(dataset: "Scenarios/datasets/library-even.yaml", size: largest, output: even)
+            var passes: [String: [(seconds: Double, heap: Int?)]] = [:]
+            for repetition in 1...repetitions {
+                printError(
+                    "benchmark engine: passes at \(ProgressBar.grouped(largest)), run \(repetition) of \(repetitions)")
+                for (name, split) in [("1 pass", "single"), ("2 passes", "per-entity")] {
+                    let output = path("passes.sqlite")
+                    passes[name, default: []].append(
+                        try Self.cell(even, mode: "in-memory", passes: split, output: output))
+                    GenerateCommand.removeStore(at: output)
+                }
+            }
+            GenerateCommand.removeStore(at: even)
+
+            let report = EngineBenchmarkReport(
+                results: results, passes: passes.mapValues(CellSummary.init), passSize: largest)
+            print(report.table())
+            if let jsonOutput {
+                let encoder = JSONEncoder()
+                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+                try encoder.encode(report).write(to: URL(fileURLWithPath: jsonOutput))
+            }
+            if gate && !report.targetsMet { throw ExitCode(3) }
+        }
+    }
+
+    static func generate(dataset: String, size: Int, output: String) throws {
+        _ = try ChildProcess.json([
+            "generate", "--model", model, "--version", "V1", "--dataset", dataset, "--size", String(size),
+            "--output", output, "--overwrite", "--json",
+        ])
+    }
+
+    static func cell(_ source: String, mode: String, passes: String = "single", output: String) throws -> (Double, Int?)
+    {
+        var arguments = [
+            "benchmark", "migration-cell", "--source", source, "--model", model, "--from", "V1", "--to", "V2",
+            "--mode", mode, "--passes", passes, "--output", output,
+        ]
+        if mode != "in-place" { arguments += ["--mapping", mapping] }
+        let result = try ChildProcess.json(arguments)
+        return (result["seconds"] as? Double ?? .nan, result["peakHeapBytes"] as? Int)
+    }
+
+    static func floor(_ script: String, store: String, attach: String? = nil) throws -> (Double, Int?) {
+        var arguments = ["benchmark", "floor-sql", "--store", store, "--sql", "Scenarios/floors/\(script)"]
+        if let attach { arguments += ["--attach", attach] }
+        return (try ChildProcess.json(arguments)["seconds"] as? Double ?? .nan, nil)
+    }
+}
+
+/// Time and peak heap of one cell over its repetitions.
+struct CellSummary: Codable {
+    let seconds: Summary
+    let peakHeapBytes: Summary?
+
+    init(_ runs: [(seconds: Double, heap: Int?)]) {
+        seconds = Summary(runs.map(\.seconds))
+        let heaps = runs.compactMap(\.heap)
+        peakHeapBytes = heaps.isEmpty ? nil : Summary(heaps.map(Double.init))
+    }
+}
+
+struct EngineSizeResult: Codable {
+    let size: Int
+    let cells: [String: CellSummary]
+
+    func ratio(_ cell: String, to floor: String) -> Double? {
+        guard let time = cells[cell]?.seconds.median, let base = cells[floor]?.seconds.median else { return nil }
+        return time / base
+    }
+}
+
+struct EngineBenchmarkReport: Codable {
+    let results: [EngineSizeResult]
+    let passes: [String: CellSummary]
+    let passSize: Int
+    let targets: [GeneratorBenchmarkReport.Target]
+
+    init(results: [EngineSizeResult], passes: [String: CellSummary], passSize: Int) {
+        self.results = results
+        self.passes = passes
+        self.passSize = passSize
+        var targets: [GeneratorBenchmarkReport.Target] = []
+        func ratio(_ value: Double?, limit: Double, name: String) {
+            targets.append(
+                .init(
+                    name: name, limit: String(format: "≤ %.2f×", limit),
+                    measured: value.map { String(format: "%.2f×", $0) } ?? "not measured",
+                    met: value.map { $0 <= limit }))
+        }
+        if let largest = results.last {
+            let objects = ProgressBar.grouped(largest.size)
+            ratio(
+                largest.ratio("in-place", to: "floor in-place"), limit: 1.3,
+                name: "in-place step against its floor at \(objects)")
+            ratio(
+                largest.ratio("streaming", to: "floor copy"), limit: 3,
+                name: "streaming transform against its floor at \(objects)")
+            let heap = largest.cells["streaming"]?.peakHeapBytes?.median
+            targets.append(
+                .init(
+                    name: "streaming peak heap at \(objects)", limit: "≤ 64 MiB",
+                    measured: heap.map(GeneratorBenchmarkReport.mebibytes) ?? "unavailable",
+                    met: heap.map { $0 <= 64 * 1_048_576 }))
+            if let smallest = results.first, results.count > 1,
+                let small = smallest.cells["streaming"]?.peakHeapBytes?.median
+            {
+                ratio(
+                    heap.map { $0 / small }, limit: 1.25,
+                    name: "streaming peak heap growth \(ProgressBar.grouped(smallest.size)) → \(objects)")
+            }
+        }
+        if let one = passes["1 pass"]?.peakHeapBytes?.median, let two = passes["2 passes"]?.peakHeapBytes?.median {
+            ratio(
+                two / one, limit: 0.65,
+                name: "in-memory peak heap, 2 equal passes against 1, at \(ProgressBar.grouped(passSize))")
+        }
+        self.targets = targets
+    }
+
+    var targetsMet: Bool { targets.allSatisfy { $0.met ?? true } }
+
+    func table() -> String {
+        let order = ["floor in-place", "in-place", "floor copy", "streaming", "in-memory"]
+        var lines = ["size        cell              seconds median (min–max)   peak heap median"]
+        for result in results {
+            for name in order {
+                guard let cell = result.cells[name] else { continue }
+                let heap = cell.peakHeapBytes.map { GeneratorBenchmarkReport.mebibytes($0.median) } ?? "—"
+                lines.append(
+                    String(
+                        format: "%-11d %-17@ %7.3f (%.3f–%.3f)          %@", result.size, name, cell.seconds.median,
+                        cell.seconds.min, cell.seconds.max, heap))
+            }
+        }
+        for name in ["1 pass", "2 passes"] {
+            guard let cell = passes[name] else { continue }
+            let heap = cell.peakHeapBytes.map { GeneratorBenchmarkReport.mebibytes($0.median) } ?? "—"
+            lines.append(
+                String(
+                    format: "%-11d in-memory, %-7@ %7.3f (%.3f–%.3f)          %@", passSize, name,
+                    cell.seconds.median, cell.seconds.min, cell.seconds.max, heap))
+        }
+        lines.append("")
+        for target in targets {
+            let verdict = target.met.map { $0 ? "met" : "MISSED" } ?? "not measured"
+            lines.append(
+                "\(verdict.padding(toLength: 12, withPad: " ", startingAt: 0)) \(target.name): \(target.measured) (target \(target.limit))"
+            )
+        }
+        return lines.joined(separator: "\n")
+    }
+}
