@@ -38,6 +38,8 @@ final class DestinationWriter {
     let template: [SQLiteValue]
     /// The primary keys of the entity's table, shared with the other entities of that table.
     let keys: TableKeys
+    /// Many rows per statement, for the streaming default path.
+    let batch: BatchRowInserter
     private let attributeTypes: [String: AttributeType]
 
     init(store: Store, entity: String, keys: TableKeys) throws {
@@ -47,6 +49,7 @@ final class DestinationWriter {
         self.entityNumber = Int32(store.layout.entityNumbers[entity]!)
         self.table = store.layout.table(for: entity)
         self.inserter = try RowInserter(store: store, entity: entity)
+        self.batch = try BatchRowInserter(store: store, inserter: inserter)
         var template = [SQLiteValue](repeating: .null, count: Int(inserter.propertyCount))
         var types: [String: AttributeType] = [:]
         for attribute in version.attributes(of: entity) where !attribute.isTransient {
@@ -184,6 +187,11 @@ extension MigrationSession {
         }
     }
 
+    /// Writes the rows waiting in batches, before anything reads or updates the destination.
+    func flushBatches() throws {
+        for writer in writers.values { try writer.batch.flush() }
+    }
+
     /// Writes the rows of the objects made by the last `createDestinationInstances` (streaming only).
     func flushPending() throws {
         for object in pending { try object.writer.insert(object) }
@@ -217,6 +225,7 @@ extension MigrationSession {
             pending[index].values[slot] = value
             return
         }
+        try flushBatches()
         let sql = "UPDATE \(quoted(writer.table.name)) SET \(quoted(column)) = ? WHERE Z_PK = ?"
         let update = try statements.statement(sql, on: destination.connection)
         try update.bind(value, at: 1)

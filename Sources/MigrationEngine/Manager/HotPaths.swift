@@ -142,29 +142,31 @@ extension MigrationSession {
     func insertDirectly(
         _ destination: ObjectID, from reader: RowReader, runtime: MappingRuntime, mapping: String
     ) throws {
-        let inserter = runtime.writer.inserter
-        let statement = inserter.statement
-        try inserter.begin(primaryKey: destination.primaryKey)
-        for (slot, value) in runtime.defaults { try statement.bind(value, at: Int32(slot + 4)) }
+        let batch = runtime.writer.batch
+        let statement = batch.statement
+        try batch.begin(primaryKey: destination.primaryKey)
+        for (slot, value) in runtime.defaults { try statement.bind(value, at: batch.parameter(Int32(slot + 4))) }
         for copy in runtime.copies {
-            try statement.bind(columnOf: reader.statement, Int32(copy.column + 1), at: Int32(copy.slot + 4))
+            try statement.bind(
+                columnOf: reader.statement, Int32(copy.column + 1), at: batch.parameter(Int32(copy.slot + 4)))
         }
         for foreignKey in runtime.foreignKeys {
             if let key = reader.value(at: foreignKey.column).int64,
                 let target = foreignKey.table.firstDestination(ofSource: key)
             {
-                try statement.bind(target.primaryKey, at: Int32(foreignKey.slot + 4))
+                try statement.bind(target.primaryKey, at: batch.parameter(Int32(foreignKey.slot + 4)))
                 edgesWritten += 1
             } else {
-                try statement.bindNull(at: Int32(foreignKey.slot + 4))
+                try statement.bindNull(at: batch.parameter(Int32(foreignKey.slot + 4)))
             }
         }
         for target in runtime.evaluated {
             let value = try evaluate(target.expression, mapping: mapping, property: target.name)
             try statement.bind(
-                try Self.sqliteValue(value, as: target.type, property: target.property), at: Int32(target.slot + 4))
+                try Self.sqliteValue(value, as: target.type, property: target.property),
+                at: batch.parameter(Int32(target.slot + 4)))
         }
-        try inserter.insert()
+        try batch.commitRow()
         objectsCreated += 1
     }
 
@@ -256,6 +258,7 @@ extension MigrationSession {
             pending[index].values[target.slot] = value
             return
         }
+        try flushBatches()
         try target.update.bind(value, at: 1)
         try target.update.bind(object.primaryKey, at: 2)
         try target.update.run()

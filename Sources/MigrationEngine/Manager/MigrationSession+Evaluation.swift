@@ -166,7 +166,10 @@ extension MigrationSession: EvaluationContext {
     }
 
     private func lookUp(_ sql: String, _ object: ObjectID, in store: Store) throws -> [SQLiteValue] {
-        if store === destination && !pending.isEmpty { try flushPending() }
+        if store === destination {
+            try flushPending()
+            try flushBatches()
+        }
         let statement = try statements.statement(sql, on: store.connection)
         defer { statement.reset() }
         try statement.bind(object.primaryKey, at: 1)
@@ -176,6 +179,7 @@ extension MigrationSession: EvaluationContext {
 
     private func lookUpObjects(_ sql: String, _ object: ObjectID, side: StoreSide, in store: Store) throws -> [ObjectID]
     {
+        if store === destination { try flushBatches() }
         let statement = try statements.statement(sql, on: store.connection)
         defer { statement.reset() }
         try statement.bind(object.primaryKey, at: 1)

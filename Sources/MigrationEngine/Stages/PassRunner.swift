@@ -23,6 +23,7 @@ extension MigrationSession {
                         if options.storage == .streaming { try flushPending() }
                     }
                 }
+                try flushBatches()
                 try plan.policy.endInstanceCreation(plan.mapping, in: self)
                 markStageOneFinished(plan, pass: index)
             }
