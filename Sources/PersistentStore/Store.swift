@@ -99,6 +99,12 @@ public final class Store {
             let names = Dictionary(uniqueKeysWithValues: layout.entityNumbers.map { ($1, $0) })
             for table in layout.entityTables {
                 for entity in table.entities { counts[entity] = 0 }
+                if table.entities.count == 1 {
+                    // One entity: SQLite counts a table's rows from its b-tree without decoding them.
+                    counts[table.root] = Int(
+                        try connection.scalar("SELECT COUNT(*) FROM \(quoted(table.name))")?.int64 ?? 0)
+                    continue
+                }
                 try connection.withStatement("SELECT Z_ENT, COUNT(*) FROM \(quoted(table.name)) GROUP BY Z_ENT") {
                     statement in
                     while try statement.step() {
@@ -169,9 +175,13 @@ public final class Store {
             for table in layout.entityTables {
                 for entity in table.entities {
                     let range = layout.entityNumberRange(of: entity)
-                    let sql = "SELECT COALESCE(MAX(Z_PK), 0) FROM \(quoted(table.name)) WHERE Z_ENT BETWEEN ? AND ?"
+                    // The whole table's largest key is a b-tree lookup; a part of the table needs a scan.
+                    let whole = entity == table.root
+                    let sql =
+                        "SELECT COALESCE(MAX(Z_PK), 0) FROM \(quoted(table.name))"
+                        + (whole ? "" : " WHERE Z_ENT BETWEEN ? AND ?")
                     let maximum = try connection.scalar(
-                        sql, [.integer(Int64(range.lowerBound)), .integer(Int64(range.upperBound))])
+                        sql, whole ? [] : [.integer(Int64(range.lowerBound)), .integer(Int64(range.upperBound))])
                     try update.bind(maximum?.int64 ?? 0, at: 1)
                     try update.bind(Int64(layout.entityNumbers[entity]!), at: 2)
                     try update.run()

@@ -86,8 +86,9 @@ public struct MigrationManager: Sendable {
                         plan.relationships.map { "\(plan.mapping.destinationEntity ?? "").\($0.name)" }
                     }
                 })
+            session.sourceCounts = try sourceStore.objectCounts()
             let counter = ProgressCounter(
-                total: try workUnits(passes, in: sourceStore), passes: passes.count, report: progress,
+                total: workUnits(passes, counts: session.sourceCounts), passes: passes.count, report: progress,
                 shouldCancel: shouldCancel)
             for index in passes.indices {
                 counter.startPass(index + 1)
@@ -168,9 +169,8 @@ public struct MigrationManager: Sendable {
         return join.ownerRelationship == relationship || !inverseMapped
     }
 
-    private func workUnits(_ passes: [CompiledPass], in store: Store) throws -> Int {
-        let counts = try store.objectCounts()
-        return passes.reduce(0) { total, pass in
+    private func workUnits(_ passes: [CompiledPass], counts: [String: Int]) -> Int {
+        passes.reduce(0) { total, pass in
             total + pass.mappings.reduce(0) { $0 + 2 * (counts[$1.mapping.sourceEntity ?? ""] ?? 0) }
         }
     }

@@ -58,6 +58,8 @@ public final class MigrationSession {
     var stageOneTargets: [String: [ForeignKeyTarget]] = [:]
     /// Source entities whose every entity mapping has finished stage 1: their associations are complete.
     var completedSourceEntities: Set<Int32> = []
+    /// Objects per source entity, counted once before the first pass.
+    var sourceCounts: [String: Int] = [:]
 
     init(source: Store, destination: Store, passes: [CompiledPass], options: MigrationOptions) throws {
         self.sourceVersion = source.version

@@ -17,12 +17,36 @@ struct DestinationValidation {
         for entity in entities where version.entity(named: entity)?.isAbstract == false {
             let table = layout.table(for: entity)
             let number = layout.entityNumbers[entity]!
-            let rows = "FROM \(quoted(table.name)) WHERE Z_ENT = \(number)"
+            // Rules about one row at a time: all summed in one scan; a broken one is then looked at closely.
+            var rules: [(rule: String, condition: String)] = []
             for attribute in version.attributes(of: entity) where !attribute.isOptional && !attribute.isTransient {
                 guard let column = table.column(for: attribute.name, of: entity, version: version) else { continue }
-                try collect(
-                    &problems, "\(entity).\(attribute.name) is required but nil",
-                    "SELECT Z_PK \(rows) AND \(quoted(column.name)) IS NULL")
+                rules.append(("\(entity).\(attribute.name) is required but nil", "\(quoted(column.name)) IS NULL"))
+            }
+            if relationships {
+                for relationship in version.relationships(of: entity) where !relationship.isTransient {
+                    let minimum = max(relationship.minCount, relationship.isOptional ? 0 : 1)
+                    guard let count = countExpression(relationship, of: entity) else { continue }
+                    if minimum > 0 {
+                        rules.append(
+                            ("\(entity).\(relationship.name) needs at least \(minimum)", "(\(count)) < \(minimum)"))
+                    }
+                    if relationship.isToMany && relationship.maxCount > 0 {
+                        rules.append(
+                            (
+                                "\(entity).\(relationship.name) allows at most \(relationship.maxCount)",
+                                "(\(count)) > \(relationship.maxCount)"
+                            ))
+                    }
+                }
+            }
+            let rows = "FROM \(quoted(table.name)) WHERE Z_ENT = \(number)"
+            if !rules.isEmpty {
+                let sums = rules.map { "COALESCE(SUM(\($0.condition)), 0)" }.joined(separator: ", ")
+                let broken = try store.connection.rows("SELECT \(sums) \(rows)").first ?? []
+                for (index, rule) in rules.enumerated() where (broken[index].int64 ?? 0) > 0 {
+                    try collect(&problems, rule.rule, "SELECT Z_PK \(rows) AND (\(rule.condition))")
+                }
             }
             for constraint in version.entity(named: entity)?.uniquenessConstraints ?? [] {
                 let columns = constraint.compactMap { table.column(for: $0, of: entity, version: version)?.name }
@@ -33,22 +57,6 @@ struct DestinationValidation {
                     "SELECT MIN(Z_PK) FROM \(quoted(table.name)) WHERE Z_ENT BETWEEN \(range.lowerBound) AND "
                         + "\(range.upperBound) GROUP BY \(columns.map(quoted).joined(separator: ", ")) HAVING COUNT(*) > 1"
                 )
-            }
-            guard relationships else { continue }
-            for relationship in version.relationships(of: entity) where !relationship.isTransient {
-                let minimum = max(relationship.minCount, relationship.isOptional ? 0 : 1)
-                let maximum = relationship.maxCount
-                guard let count = countExpression(relationship, of: entity) else { continue }
-                if minimum > 0 {
-                    try collect(
-                        &problems, "\(entity).\(relationship.name) needs at least \(minimum)",
-                        "SELECT Z_PK \(rows) AND (\(count)) < \(minimum)")
-                }
-                if relationship.isToMany && maximum > 0 {
-                    try collect(
-                        &problems, "\(entity).\(relationship.name) allows at most \(maximum)",
-                        "SELECT Z_PK \(rows) AND (\(count)) > \(maximum)")
-                }
             }
         }
         if !problems.isEmpty {

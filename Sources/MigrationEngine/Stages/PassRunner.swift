@@ -36,7 +36,7 @@ extension MigrationSession {
                     plan.policy is DefaultMigrationPolicy
                     && plan.relationships.filter(\.writesEdges).count == doneInStageOne
                 if everythingDone, let sourceEntity = plan.mapping.sourceEntity {
-                    try progress.skip(try sourceObjectCount(of: sourceEntity))
+                    try progress.skip(sourceCounts[sourceEntity] ?? 0)
                 } else if let sourceEntity = plan.mapping.sourceEntity, let table = associations[plan.mapping.name] {
                     try forEachSourceObject(of: sourceEntity, progress: progress) { source in
                         for destination in table.destinations(ofSource: source.primaryKey) {
@@ -80,13 +80,6 @@ extension MigrationSession {
         if !later.contains(where: { $0.mapping.sourceEntity == sourceEntity }) {
             completedSourceEntities.insert(Int32(number))
         }
-    }
-
-    private func sourceObjectCount(of entity: String) throws -> Int {
-        let table = source.layout.table(for: entity)
-        let number = source.layout.entityNumbers[entity]!
-        let sql = "SELECT COUNT(*) FROM \(quoted(table.name)) WHERE Z_ENT = \(number)"
-        return Int(try source.connection.scalar(sql)?.int64 ?? 0)
     }
 
     private func enter(_ plan: CompiledEntityMappingPlan) {
