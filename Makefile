@@ -25,6 +25,7 @@ test: setup
 benchmark-quick: build
 	@mkdir -p Reports/benchmarks
 	$(BIN) benchmark generator --quick --gate --json-output Reports/benchmarks/generator.json
+	$(BIN) benchmark engine --quick --gate --json-output Reports/benchmarks/engine.json
 
 lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests
