@@ -1,5 +1,6 @@
 import Foundation
 import ObjectModel
+import TestFixtures
 import Testing
 
 /// One broken model: the files to write, what to load, and what the error must say.

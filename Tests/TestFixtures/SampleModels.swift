@@ -74,9 +74,6 @@ public enum SampleModels {
 
     /// A fresh temporary folder for `body`, removed afterwards, also when `body` throws.
     public static func withTemporaryFolder<R>(_ body: (URL) throws -> R) throws -> R {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mb-test-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        return try body(folder)
+        try TestFixtures.withTemporaryFolder(body)
     }
 }
