@@ -1,6 +1,6 @@
 import Foundation
 public import ObjectModel
-public import PersistentStore
+import PersistentStore
 import SQLiteDatabase
 
 /// What a generation produced.

@@ -1,4 +1,4 @@
-public import ObjectModel
+import ObjectModel
 
 /// A mapping model, like Core Data's `NSMappingModel`: the ordered entity mappings that migrate a store from
 /// one model version to another.

@@ -1,4 +1,4 @@
-public import ObjectModel
+import ObjectModel
 
 /// The join table of a many-to-many relationship, or of a to-many relationship without an inverse.
 ///

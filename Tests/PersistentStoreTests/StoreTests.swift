@@ -71,7 +71,7 @@ struct StoreTests {
 
     @Test func openingWithAnotherVersionNamesTheDifferingEntities() throws {
         let history = try ModelLoader.load(path: Fixtures.modelBundle.path)
-        try Fixtures.withStoreCopy("CoreDataMigration_Example_3.sqlite") { url in
+        _ = try Fixtures.withStoreCopy("CoreDataMigration_Example_3.sqlite") { url in
             #expect {
                 try Store.open(at: url.path, version: history.versions[3])
             } throws: { error in

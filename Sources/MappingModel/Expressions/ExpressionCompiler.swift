@@ -1,4 +1,4 @@
-public import ObjectModel
+import ObjectModel
 
 /// A type-checked expression on its way to a closure tree.
 struct TypedExpression {

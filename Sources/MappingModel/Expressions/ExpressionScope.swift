@@ -1,4 +1,4 @@
-public import ObjectModel
+package import ObjectModel
 
 /// What an expression may refer to: the two model versions, its entity mapping and property, and the slots
 /// of source attributes.

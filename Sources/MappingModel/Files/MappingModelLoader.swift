@@ -1,5 +1,5 @@
 import Foundation
-public import ObjectModel
+import ObjectModel
 import Yams
 
 /// Reads mapping models from YAML or JSON files (JSON is read as YAML, so errors keep their line numbers).

@@ -1,5 +1,5 @@
 import Foundation
-public import ObjectModel
+import ObjectModel
 import PersistentStore
 import SQLiteDatabase
 

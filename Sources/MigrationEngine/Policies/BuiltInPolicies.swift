@@ -1,5 +1,5 @@
 import Foundation
-public import MappingModel
+import MappingModel
 import ObjectModel
 
 /// The policies this package ships, for needs seen in real apps. Each reads its settings from the entity
