@@ -1,7 +1,7 @@
-import Yams
+package import Yams
 
 /// Where in a model file the reader is: the file and the version, entity and property being read.
-struct YAMLContext {
+struct YAMLContext: YAMLErrorContext {
     var file: String
     var version: String?
     var entity: String?
@@ -15,22 +15,43 @@ struct YAMLContext {
 }
 
 /// One mapping of a model file, read key by key with typed accessors whose errors name the file, line and key.
-struct YAMLMapping {
+
+extension YAMLContext {
+    func malformed(_ message: String, at node: Node?) -> ModelError {
+        error(.malformedFile, message, at: node)
+    }
+}
+
+/// The fields of a model file's YAML mapping, read with ``YAMLContext``'s errors.
+typealias YAMLMapping = YAMLFields<YAMLContext>
+
+/// Makes the error for a malformed YAML value, placed at its node: each kind of file brings its own error type.
+package protocol YAMLErrorContext {
+    /// The error type of the file being read.
+    associatedtype Failure: Error
+    /// An error for a value that is not what the file format expects, at `node`'s line.
+    func malformed(_ message: String, at node: Node?) -> Failure
+}
+
+/// The keys and values of one YAML mapping, read with line numbers for every error: the shared reader of
+/// model files and mapping files.
+package struct YAMLFields<Context: YAMLErrorContext> {
     /// The mapping node itself.
-    let node: Node
+    package let node: Node
     /// Where the mapping is.
-    var context: YAMLContext
-    private let entries: [(key: String, keyNode: Node, value: Node)]
+    package var context: Context
+    /// The entries in file order, with each key's node for its line.
+    package let entries: [(key: String, keyNode: Node, value: Node)]
 
     /// Wraps `node`, which must be a mapping with plain string keys; `what` names it in errors.
-    init(_ node: Node, what: String, context: YAMLContext) throws(ModelError) {
+    package init(_ node: Node, what: String, context: Context) throws(Context.Failure) {
         guard let mapping = node.mapping else {
-            throw context.error(.malformedFile, "\(what) must be a mapping of keys to values", at: node)
+            throw context.malformed("\(what) must be a mapping of keys to values", at: node)
         }
         var entries: [(key: String, keyNode: Node, value: Node)] = []
         for (key, value) in mapping {
             guard let name = key.scalar?.string else {
-                throw context.error(.malformedFile, "a key of \(what) is not a plain name", at: key)
+                throw context.malformed("a key of \(what) is not a plain name", at: key)
             }
             entries.append((name, key, value))
         }
@@ -40,83 +61,85 @@ struct YAMLMapping {
     }
 
     /// The line of the mapping.
-    var line: Int? { node.mark?.line }
+    package var line: Int? { node.mark?.line }
+
+    /// The line of `key`, when the mapping has it.
+    package func line(of key: String) -> Int? { entries.last { $0.key == key }?.keyNode.mark?.line }
 
     /// Whether `key` is present (even with a null value).
-    func has(_ key: String) -> Bool { entries.contains { $0.key == key } }
+    package func has(_ key: String) -> Bool { entries.contains { $0.key == key } }
 
     /// Rejects any key not in `allowed`, to catch typos.
-    func allow(_ allowed: [String]) throws(ModelError) {
+    package func allow(_ allowed: [String]) throws(Context.Failure) {
         for entry in entries where !allowed.contains(entry.key) {
-            throw context.error(
-                .malformedFile,
+            throw context.malformed(
                 "unknown key '\(entry.key)' (expected one of: \(allowed.joined(separator: ", ")))", at: entry.keyNode)
         }
     }
 
     /// The value of `key`, or nil when it is absent or null (`~`, `null` or nothing).
-    func value(_ key: String) -> Node? {
+    package func value(_ key: String) -> Node? {
         guard let value = entries.last(where: { $0.key == key })?.value else { return nil }
         return Self.isNull(value) ? nil : value
     }
 
     /// The text of the scalar at `key`.
-    func string(_ key: String) throws(ModelError) -> String? {
+    package func string(_ key: String) throws(Context.Failure) -> String? {
         guard let value = value(key) else { return nil }
         guard let scalar = value.scalar else {
-            throw context.error(.malformedFile, "'\(key)' must be a single value, not a list or mapping", at: value)
+            throw context.malformed("'\(key)' must be a single value, not a list or mapping", at: value)
         }
         return scalar.string
     }
 
     /// The text of the scalar at `key`, which must be present and not empty.
-    func requiredString(_ key: String, of what: String) throws(ModelError) -> String {
+    package func requiredString(_ key: String, of what: String) throws(Context.Failure) -> String {
         guard let text = try string(key), !text.isEmpty else {
-            throw context.error(.malformedFile, "\(what) has no '\(key)'", at: node)
+            throw context.malformed("\(what) has no '\(key)'", at: node)
         }
         return text
     }
 
     /// The boolean at `key`: `true`/`false` (also `yes`/`no`).
-    func bool(_ key: String) throws(ModelError) -> Bool? {
+    package func bool(_ key: String) throws(Context.Failure) -> Bool? {
         guard let text = try string(key) else { return nil }
         switch text.lowercased() {
         case "true", "yes": return true
         case "false", "no": return false
         default:
-            throw context.error(.malformedFile, "'\(key)' must be true or false, not '\(text)'", at: value(key))
+            throw context.malformed("'\(key)' must be true or false, not '\(text)'", at: value(key))
         }
     }
 
     /// The whole number at `key`.
-    func int(_ key: String) throws(ModelError) -> Int? {
+    package func int(_ key: String) throws(Context.Failure) -> Int? {
         guard let text = try string(key) else { return nil }
         guard let number = Int(text) else {
-            throw context.error(.malformedFile, "'\(key)' must be a whole number, not '\(text)'", at: value(key))
+            throw context.malformed("'\(key)' must be a whole number, not '\(text)'", at: value(key))
         }
         return number
     }
 
     /// The items of the list at `key`; empty when absent.
-    func list(_ key: String) throws(ModelError) -> [Node] {
+    package func list(_ key: String) throws(Context.Failure) -> [Node] {
         guard let value = value(key) else { return [] }
         guard let sequence = value.sequence else {
-            throw context.error(.malformedFile, "'\(key)' must be a list", at: value)
+            throw context.malformed("'\(key)' must be a list", at: value)
         }
         return Array(sequence)
     }
 
     /// The list of names at `key`; empty when absent.
-    func strings(_ key: String) throws(ModelError) -> [String] {
+    package func strings(_ key: String) throws(Context.Failure) -> [String] {
         try Self.strings(list(key), key: key, context: context)
     }
 
     /// The texts of `nodes`, which must all be scalars.
-    static func strings(_ nodes: [Node], key: String, context: YAMLContext) throws(ModelError) -> [String] {
+    package static func strings(_ nodes: [Node], key: String, context: Context) throws(Context.Failure) -> [String] {
         var result: [String] = []
         for item in nodes {
             guard let text = item.scalar?.string, !isNull(item) else {
-                throw context.error(.malformedFile, "'\(key)' must be a list of names", at: item)
+                throw context.malformed("'\(key)' must be a list of names", at: item)
             }
             result.append(text)
         }
@@ -124,15 +147,15 @@ struct YAMLMapping {
     }
 
     /// The mapping of texts to texts at `key` (user info); empty when absent.
-    func stringMap(_ key: String) throws(ModelError) -> [String: String] {
+    package func stringMap(_ key: String) throws(Context.Failure) -> [String: String] {
         guard let value = value(key) else { return [:] }
         guard let mapping = value.mapping else {
-            throw context.error(.malformedFile, "'\(key)' must be a mapping of keys to values", at: value)
+            throw context.malformed("'\(key)' must be a mapping of keys to values", at: value)
         }
         var result: [String: String] = [:]
         for (entryKey, entryValue) in mapping {
             guard let name = entryKey.scalar?.string, let text = entryValue.scalar?.string else {
-                throw context.error(.malformedFile, "'\(key)' must map names to single values", at: entryKey)
+                throw context.malformed("'\(key)' must map names to single values", at: entryKey)
             }
             result[name] = Self.isNull(entryValue) ? "" : text
         }
@@ -140,7 +163,7 @@ struct YAMLMapping {
     }
 
     /// Whether `node` is a plain null scalar (`~`, `null` or nothing).
-    static func isNull(_ node: Node) -> Bool {
+    package static func isNull(_ node: Node) -> Bool {
         guard let scalar = node.scalar, scalar.style == .plain || scalar.style == .any else { return false }
         return ["", "~", "null", "Null", "NULL"].contains(scalar.string)
     }
