@@ -45,6 +45,10 @@ let package = Package(
             dependencies: ["ObjectModel", "PersistentStore", "MappingModel", "SQLiteDatabase"]
         ),
         .target(name: "DataGeneration", dependencies: ["PersistentStore", "ObjectModel", "SQLiteDatabase"]),
+        .target(
+            name: "IntegrityVerification",
+            dependencies: ["ObjectModel", "PersistentStore", "MappingModel", "SQLiteDatabase"]
+        ),
         .target(name: "Instrumentation"),
 
         // The command-line tool; the only target that links jemalloc.
@@ -54,6 +58,7 @@ let package = Package(
                 "CJemalloc",
                 "DataGeneration",
                 "Instrumentation",
+                "IntegrityVerification",
                 "MappingModel",
                 "MigrationEngine",
                 "ObjectModel",
@@ -85,6 +90,13 @@ let package = Package(
         .testTarget(
             name: "DataGenerationTests",
             dependencies: ["DataGeneration", "PersistentStore", "ObjectModel", "SQLiteDatabase", "TestFixtures"]
+        ),
+        .testTarget(
+            name: "IntegrityVerificationTests",
+            dependencies: [
+                "IntegrityVerification", "MigrationEngine", "MappingModel", "ObjectModel", "PersistentStore",
+                "SQLiteDatabase", "DataGeneration", "TestFixtures",
+            ]
         ),
         .testTarget(name: "MigrationBenchCLITests", dependencies: ["MigrationBenchCLI"]),
     ]

@@ -13,6 +13,7 @@ struct MigrationBench: ParsableCommand {
             ModelsCommand.self,
             GenerateCommand.self,
             InspectCommand.self,
+            VerifyCommand.self,
             BenchmarkCommand.self,
         ]
     )

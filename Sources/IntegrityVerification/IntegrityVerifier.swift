@@ -1,0 +1,77 @@
+public import MappingModel
+public import ObjectModel
+import PersistentStore
+import SQLiteDatabase
+
+/// Decides, without trusting the engine, whether a migrated store holds exactly what its source store and
+/// mapping say it must.
+///
+/// Expectations are re-derived from the two model versions, the mapping models (or, without any, the
+/// lightweight correspondence of names and renaming identifiers) and the source store. Every check streams
+/// rows through prepared statements, so memory stays flat however large the stores are. Violations are data
+/// in the result, grouped by kind, entity and property; checks that cannot be made are listed, never passed.
+///
+/// ```swift
+/// let verifier = try IntegrityVerifier(source: v1, destination: v2, mappingModels: [mapping])
+/// let result = try verifier.verify(sourceStoreAt: "v1.sqlite", destinationStoreAt: "v2.sqlite")
+/// for group in result.violations { print(group.kind, group.entity ?? "", group.count) }
+/// ```
+public struct IntegrityVerifier: Sendable {
+    /// The version the source store is at.
+    public let source: ModelVersion
+    /// The version the destination store must be at.
+    public let destination: ModelVersion
+    /// The compiled mapping models, one per pass; the inferred one when none was given.
+    public let mappingModels: [CompiledMappingModel]
+
+    /// Compiles the mapping models (or infers the lightweight one) against the two versions.
+    ///
+    /// - Throws: ``MappingModel/MappingError`` when a mapping does not fit the versions.
+    public init(
+        source: ModelVersion, destination: ModelVersion, mappingModels: [MappingModel] = []
+    ) throws(MappingError) {
+        self.source = source
+        self.destination = destination
+        let models = mappingModels.isEmpty ? [InferredMapping.model(from: source, to: destination)] : mappingModels
+        self.mappingModels = try models.map { model throws(MappingError) in
+            try model.validated(source: source, destination: destination)
+        }
+    }
+
+    /// Checks the destination store against the source store and the mapping.
+    ///
+    /// - Throws: ``VerificationError`` when a store cannot be opened or the source store is not at
+    ///   ``source``; everything wrong with the destination store is a violation in the result.
+    public func verify(
+        sourceStoreAt sourcePath: String, destinationStoreAt destinationPath: String
+    ) throws(VerificationError) -> VerificationResult {
+        let run = try VerificationRun(
+            verifier: self, sourcePath: sourcePath, destinationPath: destinationPath)
+        run.checkIntegrity()
+        run.checkMetadata()
+        run.checkSchema()
+        run.checkEntityNumbers()
+        run.checkObjects()
+        run.checkRelationshipEdges()
+        run.checkForeignKeys()
+        run.checkConstraints()
+        return run.collector.result
+    }
+}
+
+/// A store that cannot be verified at all: missing, unreadable, or not at the version it should be.
+public struct VerificationError: Error, Sendable, CustomStringConvertible {
+    /// What is wrong, naming the file.
+    public let message: String
+    /// The store at fault.
+    public let path: String
+
+    /// Creates an error.
+    public init(_ message: String, path: String) {
+        self.message = message
+        self.path = path
+    }
+
+    /// `<path>: <message>`.
+    public var description: String { "\(path): \(message)" }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import MappingModel
+import ObjectModel
+import PersistentStore
+import SQLiteDatabase
+
+/// Thrown when an expression needs something the verifier cannot re-derive on its own: the migration's
+/// services (`$manager`, policies), key paths through relationships, `now()` or `uuid()`.
+struct NotVerifiable: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// The verifier's own evaluation context: `$source` is the current row of a statement over the source store.
+///
+/// Column `firstColumn + slot` of the statement holds the source attribute in `slot`, as
+/// ``MappingModel/StoredAttributeSlots`` numbers them.
+final class SourceRowContext: EvaluationContext {
+    private let statement: Statement
+    private let firstColumn: Int32
+    private let types: [AttributeType]
+    private let entityNumber: Int32
+    /// Set when the evaluation read `now()` or `uuid()`, whose values only the engine knows.
+    var usedUnknowable = false
+
+    init(statement: Statement, firstColumn: Int32, types: [AttributeType], entityNumber: Int) {
+        self.statement = statement
+        self.firstColumn = firstColumn
+        self.types = types
+        self.entityNumber = Int32(entityNumber)
+    }
+
+    func sourceValue(slot: Int) -> ExpressionValue {
+        let value = statement.value(firstColumn + Int32(slot))
+        guard let decoded = AttributeValue(sqlite: value, as: types[slot]) else { return .null }
+        return Self.expressionValue(decoded)
+    }
+
+    func sourceObject() -> ObjectID? {
+        ObjectID(side: .source, entity: entityNumber, primaryKey: statement.int64(0))
+    }
+
+    func destinationObject() -> ObjectID? { nil }
+
+    func value(of object: ObjectID, keyPath: [String]) throws -> ExpressionValue {
+        throw NotVerifiable(description: "key path '\(keyPath.joined(separator: "."))' through a relationship")
+    }
+
+    func destinationInstances(entityMapping: String, sources: ExpressionValue) throws -> ExpressionValue {
+        throw NotVerifiable(description: "$manager lookup of entity mapping '\(entityMapping)'")
+    }
+
+    func destinationInstances(sourceRelationship: String, sources: ExpressionValue) throws -> ExpressionValue {
+        throw NotVerifiable(description: "$manager lookup through '\(sourceRelationship)'")
+    }
+
+    func callPolicy(selector: String, arguments: [ExpressionValue]) throws -> ExpressionValue {
+        throw NotVerifiable(description: "policy function '\(selector)'")
+    }
+
+    var now: Double {
+        usedUnknowable = true
+        return 0
+    }
+
+    func makeUUID() -> UUID {
+        usedUnknowable = true
+        return UUID()
+    }
+
+    static func expressionValue(_ value: AttributeValue) -> ExpressionValue {
+        switch value {
+        case .integer(let number): .integer(number)
+        case .double(let number): .double(number)
+        case .decimal(let text): .decimal(text)
+        case .string(let text): .string(text)
+        case .boolean(let flag): .boolean(flag)
+        case .date(let seconds): .date(seconds)
+        case .binary(let bytes): .binary(bytes)
+        case .uuid(let uuid): .uuid(uuid)
+        case .uri(let text): .uri(text)
+        }
+    }
+}

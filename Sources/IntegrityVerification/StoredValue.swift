@@ -1,0 +1,59 @@
+import Foundation
+import MappingModel
+import ObjectModel
+import PersistentStore
+import SQLiteDatabase
+
+/// How values are stored and compared, re-derived from Core Data's layout rather than taken from the engine.
+enum StoredValue {
+    /// The value an attribute of `type` stores for `value`; nil when it cannot hold it.
+    static func expected(_ value: ExpressionValue, as type: AttributeType) -> SQLiteValue? {
+        switch (value, type) {
+        case (.null, _): return .null
+        case (.integer(let number), _) where type.integerRange != nil && type != .boolean:
+            return type.integerRange!.contains(number) ? .integer(number) : nil
+        case (.integer(let number), .boolean): return .integer(number != 0 ? 1 : 0)
+        case (.double(let number), _) where type.integerRange != nil && type != .boolean:
+            guard number.isFinite else { return nil }
+            return .integer(Int64(number.rounded(.towardZero)))
+        case (.boolean(let flag), _) where type.isInteger: return .integer(flag ? 1 : 0)
+        case (.integer(let number), .double), (.integer(let number), .float): return .real(Double(number))
+        case (.double(let number), .double), (.double(let number), .float), (.date(let number), .date):
+            return .real(number)
+        case (.decimal(let text), .decimal): return .text(text)
+        case (.integer(let number), .decimal): return .text(String(number))
+        case (.double(let number), .decimal): return .text(String(number))
+        case (.string(let text), .string), (.uri(let text), .string), (.string(let text), .uri), (.uri(let text), .uri):
+            return .text(text)
+        case (.binary(let bytes), .binary), (.binary(let bytes), .transformable): return .blob(bytes)
+        case (.uuid(let uuid), .uuid): return AttributeValue.uuid(uuid).sqliteValue
+        case (.uuid(let uuid), .string): return .text(uuid.uuidString)
+        default: return nil
+        }
+    }
+
+    /// Whether the stored `actual` is `expected`; integers in real-typed columns compare as reals, and a
+    /// decimal's text compares with the number SQLite's NUMERIC affinity turned it into.
+    static func matches(_ actual: SQLiteValue, _ expected: SQLiteValue, type: AttributeType) -> Bool {
+        if actual == expected { return true }
+        if type == .decimal {
+            let numbers = [actual, expected].map { $0.string.flatMap(Double.init) ?? $0.double }
+            if let left = numbers[0], let right = numbers[1] { return left == right }
+        }
+        if let left = actual.double, let right = expected.double, actual.kind != .text, expected.kind != .text {
+            return left == right
+        }
+        return false
+    }
+
+    /// A short description of a stored value for an example.
+    static func describe(_ value: SQLiteValue) -> String {
+        switch value {
+        case .null: "nil"
+        case .integer(let number): String(number)
+        case .real(let number): String(number)
+        case .text(let text): "\"" + (text.count > 40 ? String(text.prefix(40)) + "…" : text) + "\""
+        case .blob(let bytes): "<\(bytes.count) bytes>"
+        }
+    }
+}

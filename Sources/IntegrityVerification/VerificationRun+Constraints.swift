@@ -1,0 +1,91 @@
+import ObjectModel
+import PersistentStore
+import SQLiteDatabase
+
+extension VerificationRun {
+    /// Required attributes and to-one relationships are set, to-many relationships hold between their
+    /// minimum and maximum counts, and no two objects share the values of a uniqueness constraint.
+    func checkConstraints() {
+        for entity in destination.entities where !entity.isAbstract {
+            let table = layout.table(for: entity.name)
+            let number = layout.entityNumbers[entity.name]!
+            for attribute in destination.attributes(of: entity.name)
+            where !attribute.isOptional && !attribute.isTransient {
+                guard let column = table.column(for: attribute.name, of: entity.name, version: destination) else {
+                    continue
+                }
+                checkRequired(column.name, table: table.name, number: number, entity: entity.name, attribute.name)
+            }
+            for relationship in destination.relationships(of: entity.name) where !relationship.isTransient {
+                if !relationship.isToMany {
+                    guard !relationship.isOptional,
+                        let column = table.column(for: relationship.name, of: entity.name, version: destination)
+                    else { continue }
+                    checkRequired(
+                        column.name, table: table.name, number: number, entity: entity.name, relationship.name)
+                } else {
+                    checkCount(of: relationship, entity: entity.name)
+                }
+            }
+            for constraint in entity.uniquenessConstraints {
+                checkUnique(constraint, entity: entity.name)
+            }
+        }
+    }
+
+    private func checkRequired(_ column: String, table: String, number: Int, entity: String, _ property: String) {
+        guarded(.optionality, entity: entity, property: property) {
+            let sql =
+                "SELECT Z_PK FROM main.\(quoted(table)) WHERE Z_ENT = \(number) AND \(quoted(column)) IS NULL ORDER BY 1"
+            try forEachRow(sql) { row in
+                collector.add(
+                    .optionality, entity: entity, property: property, primaryKey: row.int64(0), "required, but nil")
+            }
+        }
+    }
+
+    private func checkCount(of relationship: Relationship, entity: String) {
+        let minimum = max(relationship.minCount, relationship.isOptional ? 0 : 1)
+        let maximum = relationship.maxCount
+        guard minimum > 0 || maximum > 0,
+            let edges = Self.edges(of: relationship, entity: entity, in: layout, schema: "main")
+        else { return }
+        guarded(.relationshipCount, entity: entity, property: relationship.name) {
+            let table = layout.table(for: entity).name
+            let number = layout.entityNumbers[entity]!
+            let tooMany = maximum > 0 ? " OR n > \(maximum)" : ""
+            let sql =
+                "SELECT o.Z_PK, COALESCE(c.n, 0) AS n FROM main.\(quoted(table)) o LEFT JOIN "
+                + "(SELECT a, COUNT(*) AS n FROM (\(edges)) GROUP BY a) c ON c.a = o.Z_PK "
+                + "WHERE o.Z_ENT = \(number) AND (n < \(minimum)\(tooMany)) ORDER BY 1"
+            try forEachRow(sql) { row in
+                let bounds = maximum > 0 ? "\(minimum)…\(maximum)" : "at least \(minimum)"
+                collector.add(
+                    .relationshipCount, entity: entity, property: relationship.name, primaryKey: row.int64(0),
+                    "holds \(row.int64(1)) objects, needs \(bounds)")
+            }
+        }
+    }
+
+    private func checkUnique(_ constraint: [String], entity: String) {
+        let name = constraint.joined(separator: ",")
+        let table = layout.table(for: entity)
+        let columns = constraint.compactMap { table.column(for: $0, of: entity, version: destination)?.name }
+        guard columns.count == constraint.count else {
+            collector.skip(.uniqueness, entity: entity, property: name, "a constrained property is not a column")
+            return
+        }
+        guarded(.uniqueness, entity: entity, property: name) {
+            let list = columns.map(quoted).joined(separator: ", ")
+            let notNull = columns.map { "\(quoted($0)) IS NOT NULL" }.joined(separator: " AND ")
+            let sql =
+                "SELECT MIN(Z_PK), COUNT(*) FROM main.\(quoted(table.name)) WHERE Z_ENT BETWEEN "
+                + "\(Self.range(entity, in: layout)) AND \(notNull) GROUP BY \(list) HAVING COUNT(*) > 1 ORDER BY 1"
+            try forEachRow(sql) { row in
+                collector.add(
+                    .uniqueness, entity: entity, property: name, primaryKey: row.int64(0),
+                    "\(row.int64(1)) objects share the values of (\(name))")
+            }
+        }
+    }
+}

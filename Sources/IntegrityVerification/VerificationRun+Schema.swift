@@ -1,0 +1,130 @@
+import ObjectModel
+import PersistentStore
+import SQLiteDatabase
+
+extension VerificationRun {
+    /// `PRAGMA integrity_check` of the destination store is clean.
+    func checkIntegrity() {
+        guarded(.integrityCheck, entity: nil) {
+            for row in try connection.rows("PRAGMA main.integrity_check") {
+                let message = row.first?.string ?? ""
+                if message != "ok" { collector.add(.integrityCheck, entity: nil, primaryKey: nil, message) }
+            }
+        }
+    }
+
+    /// The metadata's entity version hashes (and recorded version name) are the destination model's.
+    func checkMetadata() {
+        let metadata: StoreMetadata
+        do {
+            metadata = try Store.metadata(at: destinationPath)
+        } catch {
+            collector.add(.metadata, entity: nil, primaryKey: nil, "unreadable: \(error)")
+            return
+        }
+        for entity in metadata.mismatchedEntities(against: destination) {
+            let found = metadata.versionHashes[entity]?.hex ?? "none"
+            let expected = destination.versionHashes[entity]?.hex ?? "none"
+            collector.add(
+                .metadata, entity: entity, property: "versionHash", primaryKey: nil,
+                "expected \(expected), found \(found)")
+        }
+        if let name = metadata.modelVersionName, name != destination.name {
+            collector.add(
+                .metadata, entity: nil, property: "modelVersionName", primaryKey: nil,
+                "expected '\(destination.name)', found '\(name)'")
+        }
+    }
+
+    /// Every table and column of the destination layout exists, and no other data table or column does.
+    func checkSchema() {
+        guarded(.schema, entity: nil) {
+            var expected: [String: (entity: String, columns: [String])] = [:]
+            for table in layout.entityTables {
+                expected[table.name] = (table.root, ["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name))
+            }
+            for join in layout.joinTables {
+                let columns =
+                    [join.ownerColumn, join.destinationColumn]
+                    + [join.ownerOrderColumn, join.inverseOrderColumn]
+                    .compactMap { $0 }
+                expected[join.name] = (join.ownerEntity, columns)
+            }
+            let bookkeeping: Set<String> = ["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"]
+            let actual = Set(try connection.tableNames())
+            for table in actual.sorted() where expected[table] == nil && !bookkeeping.contains(table) {
+                guard !table.hasPrefix("ACHANGE"), !table.hasPrefix("ATRANSACTION") else { continue }
+                collector.add(.schema, entity: nil, primaryKey: nil, "unexpected table \(table)")
+            }
+            for table in bookkeeping.sorted() where !actual.contains(table) && table != "Z_MODELCACHE" {
+                collector.add(.schema, entity: nil, primaryKey: nil, "missing table \(table)")
+            }
+            for (table, want) in expected.sorted(by: { $0.key < $1.key }) {
+                guard actual.contains(table) else {
+                    collector.add(.schema, entity: want.entity, primaryKey: nil, "missing table \(table)")
+                    continue
+                }
+                let have = try connection.columns(of: table).map(\.name)
+                for column in want.columns where !have.contains(column) {
+                    collector.add(
+                        .schema, entity: want.entity, property: column, primaryKey: nil,
+                        "missing column \(table).\(column)")
+                }
+                for column in have where !want.columns.contains(column) {
+                    collector.add(
+                        .schema, entity: want.entity, property: column, primaryKey: nil,
+                        "unexpected column \(table).\(column)")
+                }
+            }
+        }
+    }
+
+    /// `Z_PRIMARYKEY` numbers the entities as the destination model does, its `Z_MAX` covers every key, and
+    /// every row's `Z_ENT` is a concrete entity of its table.
+    func checkEntityNumbers() {
+        guarded(.entityNumber, entity: nil) {
+            var listed: [Int: (name: String, parent: Int, max: Int64)] = [:]
+            try forEachRow("SELECT Z_ENT, Z_NAME, Z_SUPER, Z_MAX FROM main.Z_PRIMARYKEY WHERE Z_ENT < 16000") { row in
+                listed[Int(row.int64(0))] = (row.string(1) ?? "", Int(row.int64(2)), row.int64(3))
+            }
+            for (entity, number) in layout.entityNumbers.sorted(by: { $0.value < $1.value }) {
+                let parent = destination.entity(named: entity)?.parent.flatMap { layout.entityNumbers[$0] } ?? 0
+                guard let row = listed.removeValue(forKey: number) else {
+                    collector.add(.entityNumber, entity: entity, primaryKey: nil, "no Z_PRIMARYKEY row \(number)")
+                    continue
+                }
+                if row.name != entity || row.parent != parent {
+                    collector.add(
+                        .entityNumber, entity: entity, primaryKey: nil,
+                        "expected Z_ENT \(number) = \(entity) (Z_SUPER \(parent)), found \(row.name) (Z_SUPER \(row.parent))"
+                    )
+                }
+                let table = layout.table(for: entity)
+                let maximum =
+                    try connection.scalar(
+                        "SELECT COALESCE(MAX(Z_PK), 0) FROM main.\(quoted(table.name)) WHERE Z_ENT BETWEEN "
+                            + Self.range(entity, in: layout))?.int64 ?? 0
+                if maximum > row.max {
+                    collector.add(
+                        .entityNumber, entity: entity, property: "Z_MAX", primaryKey: maximum,
+                        "Z_MAX \(row.max) is below the largest primary key \(maximum)")
+                }
+            }
+            for (number, row) in listed.sorted(by: { $0.key < $1.key }) {
+                collector.add(
+                    .entityNumber, entity: row.name, primaryKey: nil, "Z_PRIMARYKEY row \(number) names no entity")
+            }
+            for table in layout.entityTables {
+                let concrete = table.entities.filter { destination.entity(named: $0)?.isAbstract == false }
+                let numbers = concrete.compactMap { layout.entityNumbers[$0] }.map(String.init).joined(separator: ", ")
+                let sql =
+                    "SELECT Z_PK, Z_ENT FROM main.\(quoted(table.name)) WHERE Z_ENT NOT IN (\(numbers)) ORDER BY Z_PK"
+                try forEachRow(sql) { row in
+                    collector.add(
+                        .entityNumber, entity: table.root, property: "Z_ENT", primaryKey: row.int64(0),
+                        "Z_ENT \(row.int64(1)) is not a concrete entity of \(table.name)")
+                }
+            }
+        }
+    }
+}

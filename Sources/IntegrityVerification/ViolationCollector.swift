@@ -1,0 +1,49 @@
+/// Gathers violations as the checks find them, grouped by kind, entity and property, keeping a count and
+/// the first few examples of each group, so that memory stays flat however many objects are wrong.
+final class ViolationCollector {
+    /// The most examples kept per group.
+    static let exampleLimit = 5
+
+    private struct Key: Hashable {
+        var kind: ViolationKind
+        var entity: String?
+        var property: String?
+    }
+
+    private var order: [Key] = []
+    private var counts: [Key: Int] = [:]
+    private var examples: [Key: [ViolationExample]] = [:]
+    private var skipped: [SkippedCheck] = []
+
+    /// Records one violation.
+    func add(_ kind: ViolationKind, entity: String?, property: String? = nil, primaryKey: Int64?, _ detail: String) {
+        let key = Key(kind: kind, entity: entity, property: property)
+        if counts[key] == nil { order.append(key) }
+        counts[key, default: 0] += 1
+        if examples[key, default: []].count < Self.exampleLimit {
+            examples[key, default: []].append(ViolationExample(primaryKey: primaryKey, detail: detail))
+        }
+    }
+
+    /// Records a check that was not performed.
+    func skip(_ kind: ViolationKind, entity: String?, property: String? = nil, _ reason: String) {
+        let check = SkippedCheck(kind: kind, entity: entity, property: property, reason: reason)
+        if !skipped.contains(check) { skipped.append(check) }
+    }
+
+    /// Whether a violation of `kind` was recorded for `entity` (any property).
+    func hasViolation(_ kind: ViolationKind, entity: String?) -> Bool {
+        order.contains { $0.kind == kind && $0.entity == entity }
+    }
+
+    /// The result so far.
+    var result: VerificationResult {
+        VerificationResult(
+            violations: order.map {
+                ViolationGroup(
+                    kind: $0.kind, entity: $0.entity, property: $0.property, count: counts[$0] ?? 0,
+                    examples: examples[$0] ?? [])
+            },
+            notChecked: skipped)
+    }
+}

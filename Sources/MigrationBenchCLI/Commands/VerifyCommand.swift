@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import IntegrityVerification
+import MappingModel
+import ObjectModel
+import PersistentStore
+
+/// `migration-bench verify`: checks a migrated store against its source store and mapping.
+struct VerifyCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Check that a migrated store holds exactly what its source store and mapping say it must.",
+        discussion: """
+            Both stores' versions are detected from their metadata. Without --mapping, the correspondence is the \
+            lightweight one (same names and renaming identifiers). Exit code 0 when clean, 2 when anything is \
+            wrong, 1 for bad input.
+            """)
+
+    @Option(name: .long, help: ArgumentHelp("The store migrated from.", valueName: "store"))
+    var source: String
+
+    @Option(name: .long, help: ArgumentHelp("The migrated store.", valueName: "store"))
+    var destination: String
+
+    @OptionGroup var model: ModelOptions
+
+    @Option(name: .long, help: ArgumentHelp("A mapping model file, one per pass, in order.", valueName: "file"))
+    var mapping: [String] = []
+
+    @Flag(name: .long, help: "Print JSON instead of text.")
+    var json = false
+
+    func run() throws {
+        var result: VerificationResult?
+        try reportingInputErrors {
+            let history = try model.load()
+            let mappings = try mapping.map { path throws(MappingError) in try MappingModelLoader.load(path: path) }
+            let sourceMetadata = try Store.metadata(at: source)
+            guard let sourceVersion = history.version(matching: sourceMetadata.versionHashes) else {
+                throw InputError("\(source): the store matches no version of the model")
+            }
+            let destinationVersion = try destinationVersion(in: history, mappings: mappings)
+            let verifier = try IntegrityVerifier(
+                source: sourceVersion, destination: destinationVersion, mappingModels: mappings)
+            let verdict = try verifier.verify(sourceStoreAt: source, destinationStoreAt: destination)
+            result = verdict
+            if json {
+                try printJSON(verdict)
+                return
+            }
+            print("\(destination) against \(source) (\(sourceVersion.name) → \(destinationVersion.name))")
+            for group in verdict.violations {
+                let subject = [group.entity, group.property].compactMap { $0 }.joined(separator: ".")
+                print("  \(group.kind.rawValue) \(subject): \(group.count)")
+                for example in group.examples {
+                    print("    \(example.primaryKey.map { "Z_PK \($0): " } ?? "")\(example.detail)")
+                }
+            }
+            for skipped in verdict.notChecked {
+                let subject = [skipped.entity, skipped.property].compactMap { $0 }.joined(separator: ".")
+                print("  not checked: \(skipped.kind.rawValue) \(subject): \(skipped.reason)")
+            }
+            print(verdict.passed ? "  passed" : "  FAILED")
+        }
+        if result?.passed == false { throw ExitCode(2) }
+    }
+
+    /// The destination's version: the one its hashes match, else the one its metadata names, else the mapping's.
+    private func destinationVersion(in history: ModelHistory, mappings: [MappingModel]) throws -> ModelVersion {
+        let metadata = try? Store.metadata(at: destination)
+        if let metadata, let version = history.version(matching: metadata.versionHashes) { return version }
+        let named = metadata?.modelVersionName ?? mappings.last?.destinationVersion
+        if let named, let version = history.version(named: named) { return version }
+        throw InputError("\(destination): the store matches no version of the model")
+    }
+}
