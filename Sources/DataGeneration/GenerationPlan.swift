@@ -177,6 +177,15 @@ struct GenerationPlan {
                     result[key] = BlockToOne(
                         key: key, children: sources.count, filled: filled, parents: targets, range: range,
                         minCount: minCount, maxCount: maxCount, random: random)
+                case _? where inverseKey == key:
+                    // Its own inverse (a spouse): objects are paired with each other, both ways.
+                    let paired = (Int((Double(sources.count) * fill).rounded(.down)) / 2) * 2
+                    if required && paired < sources.count {
+                        throw GenerationError(
+                            "\(key) is its own required inverse, so '\(entity.name)' needs an even number of objects "
+                                + "(it gets \(sources.count))")
+                    }
+                    result[key] = SelfPairing(key: key, objects: sources, paired: paired, random: &random)
                 case let inverse?:
                     // One-to-one: both sides hold a foreign key; plan them together.
                     let otherKey = inverseKey!

@@ -180,3 +180,28 @@ final class OneToOnePairing {
         }
     }
 }
+
+/// A one-to-one that is its own inverse: objects are paired with each other (a ↔ b), through a shuffled
+/// permutation, so that both foreign keys of every pair agree; `paired` objects (an even number) get one.
+final class SelfPairing: ToOneAssignment {
+    let key: String
+    private(set) var edges = 0
+    private let objects: ObjectRange
+    private let paired: Int
+    private let permutation: AffinePermutation
+
+    init(key: String, objects: ObjectRange, paired: Int, random: inout RandomSource) {
+        self.key = key
+        self.objects = objects
+        self.paired = paired
+        self.permutation = AffinePermutation(count: objects.count, random: &random)
+    }
+
+    func target(forOrdinal ordinal: Int) -> ToOneTarget? {
+        guard objects.count > 0 else { return nil }
+        let position = permutation.apply(ordinal)
+        guard position < paired else { return nil }
+        edges += 1
+        return ToOneTarget(primaryKey: objects.primaryKey(ofOrdinal: permutation.invert(position ^ 1)), orderKey: 1)
+    }
+}

@@ -33,9 +33,10 @@ extension VerificationRun {
                 + "AND x.Z_ENT BETWEEN \(range(relationship.destination, in: layout))"
         case .joinTable:
             guard let join = layout.joinTable(for: relationship.name, of: entity) else { return nil }
-            let owner = join.sourceColumn(forRelationship: relationship.name)
-            let target = join.targetColumn(forRelationship: relationship.name)
-            let order = join.orderColumn(forRelationship: relationship.name).map { "x.\(quoted($0))" } ?? "NULL"
+            let owner = join.sourceColumn(forRelationship: relationship.name, of: entity)
+            let target = join.targetColumn(forRelationship: relationship.name, of: entity)
+            let order =
+                join.orderColumn(forRelationship: relationship.name, of: entity).map { "x.\(quoted($0))" } ?? "NULL"
             return "SELECT x.\(quoted(owner)) AS a, x.\(quoted(target)) AS b, \(order) AS o "
                 + "FROM \(schema).\(quoted(join.name)) x JOIN \(schema).\(quoted(table.name)) y "
                 + "ON y.Z_PK = x.\(quoted(owner)) WHERE y.Z_ENT = \(number)"

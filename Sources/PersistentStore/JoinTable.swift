@@ -9,6 +9,8 @@ public struct JoinTable: Sendable, Hashable {
     public let name: String
     /// The entity whose relationship names the table.
     public let ownerEntity: String
+    /// The owner entity and its subentities.
+    private let ownerHierarchy: Set<String>
     /// The relationship of `ownerEntity` stored here.
     public let ownerRelationship: String
     /// The destination entity of `ownerRelationship`.
@@ -37,6 +39,7 @@ public struct JoinTable: Sendable, Hashable {
         let ownerNumber = numbers[owner.entity] ?? 0
         let otherNumber = numbers[other.entity] ?? 0
         self.ownerEntity = owner.entity
+        self.ownerHierarchy = Set(version.hierarchy(of: owner.entity))
         self.ownerRelationship = owner.relationship.name
         self.inverseEntity = other.entity
         self.inverseRelationship = other.relationship?.name
@@ -52,18 +55,25 @@ public struct JoinTable: Sendable, Hashable {
         self.inverseOrderColumn = other.relationship?.isOrdered == true ? "Z_FOK_" + ownerColumn.dropFirst(2) : nil
     }
 
+    /// Whether `relationship` of `entity` is the side this table is named after (its owner side).
+    ///
+    /// Decided by entity as well as name: both sides of a many-to-many may carry the same name.
+    public func isOwner(_ relationship: String, of entity: String) -> Bool {
+        relationship == ownerRelationship && ownerHierarchy.contains(entity)
+    }
+
     /// The order-key column of `relationship`'s list, if that relationship is ordered.
-    public func orderColumn(forRelationship relationship: String) -> String? {
-        relationship == ownerRelationship ? ownerOrderColumn : inverseOrderColumn
+    public func orderColumn(forRelationship relationship: String, of entity: String) -> String? {
+        isOwner(relationship, of: entity) ? ownerOrderColumn : inverseOrderColumn
     }
 
-    /// The column holding the primary keys of `entity`'s side of the relationship `relationship`.
-    public func sourceColumn(forRelationship relationship: String) -> String {
-        relationship == ownerRelationship ? ownerColumn : destinationColumn
+    /// The column holding the primary keys of the objects whose `relationship` this is (`entity`'s side).
+    public func sourceColumn(forRelationship relationship: String, of entity: String) -> String {
+        isOwner(relationship, of: entity) ? ownerColumn : destinationColumn
     }
 
-    /// The column holding the primary keys of the destination objects of `relationship`.
-    public func targetColumn(forRelationship relationship: String) -> String {
-        relationship == ownerRelationship ? destinationColumn : ownerColumn
+    /// The column holding the primary keys of the destination objects of `relationship` of `entity`.
+    public func targetColumn(forRelationship relationship: String, of entity: String) -> String {
+        isOwner(relationship, of: entity) ? destinationColumn : ownerColumn
     }
 }

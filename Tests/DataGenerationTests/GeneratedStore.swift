@@ -71,8 +71,8 @@ struct GeneratedStore {
     /// The edges of a to-many relationship kept in a join table: (source, destination) pairs, as `entity` sees them.
     func joinEdges(_ relationship: String, of entity: String) throws -> [(source: Int64, destination: Int64)] {
         let join = try #require(layout.joinTable(for: relationship, of: entity))
-        let source = join.sourceColumn(forRelationship: relationship)
-        let target = join.targetColumn(forRelationship: relationship)
+        let source = join.sourceColumn(forRelationship: relationship, of: entity)
+        let target = join.targetColumn(forRelationship: relationship, of: entity)
         return try connection.rows("SELECT \(quoted(source)), \(quoted(target)) FROM \(quoted(join.name))").map {
             (try #require($0[0].int64), try #require($0[1].int64))
         }

@@ -77,8 +77,8 @@ struct InPlaceMigrationTests {
         try migrate(v1, to: v2) { before, after, _ in
             let edges = try before.rows("SELECT Z_PK, ZAUTHOR FROM ZBOOK WHERE ZAUTHOR IS NOT NULL ORDER BY 1, 2")
             let join = try #require(after.layout.joinTable(for: "authors", of: "Book"))
-            let bookColumn = join.sourceColumn(forRelationship: "authors")
-            let authorColumn = join.targetColumn(forRelationship: "authors")
+            let bookColumn = join.sourceColumn(forRelationship: "authors", of: "Book")
+            let authorColumn = join.targetColumn(forRelationship: "authors", of: "Book")
             let migrated = try after.connection.rows(
                 "SELECT \(quoted(bookColumn)), \(quoted(authorColumn)) FROM \(quoted(join.name)) ORDER BY 1, 2")
             #expect(!edges.isEmpty && edges == migrated)

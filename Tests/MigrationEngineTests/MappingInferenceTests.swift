@@ -80,7 +80,8 @@ struct MappingInferenceTests {
         changed.attributes.append(Attribute(name: "pages", type: .integer32, defaultValue: .integer(1)))
         let required = try MappingInference.infer(
             from: try Self.version("V1", [Self.author, Self.book]), to: try Self.version("V2", [Self.author, changed]))
-        #expect(Self.expression(Self.mapping(required, "BookToBook"), "pages") == "$source.pages")
+        // Objects that had no value get the default, as Core Data fills them.
+        #expect(Self.expression(Self.mapping(required, "BookToBook"), "pages") == "coalesce($source.pages, 1)")
     }
 
     @Test func renamesAreFollowedAcrossVersions() throws {

@@ -1,3 +1,4 @@
+import Foundation
 public import MappingModel
 public import ObjectModel
 
@@ -83,6 +84,25 @@ public enum MappingInference {
             removedEntities: removed, mappingModel: model)
     }
 
+    /// `value` written in the expression language, when it can be.
+    static func expressionLiteral(_ value: AttributeValue) -> String? {
+        func text(_ string: String) -> String {
+            "\""
+                + string.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+                .replacingOccurrences(of: "\n", with: "\\n") + "\""
+        }
+        switch value {
+        case .integer(let number): return String(number)
+        case .double(let number): return number.isFinite ? "\(number)" : nil
+        case .decimal(let digits): return digits
+        case .boolean(let flag): return flag ? "true" : "false"
+        case .string(let string), .uri(let string): return text(string)
+        case .date(let seconds): return "date(\(seconds))"
+        case .uuid(let uuid): return "uuid(\(text(uuid.uuidString)))"
+        case .binary: return nil
+        }
+    }
+
     private static func entityMapping(
         from sourceEntity: Entity,
         in source: ModelVersion,
@@ -124,7 +144,15 @@ public enum MappingInference {
             }
             if sourceAttribute.name != attribute.name { isCopy = false }
             attributeSources[attribute.name] = sourceAttribute.name
-            attributes.append(PropertyMapping(name: attribute.name, valueExpression: "$source.\(sourceAttribute.name)"))
+            var expression = "$source.\(sourceAttribute.name)"
+            if sourceAttribute.isOptional && !attribute.isOptional,
+                let fill = attribute.defaultValue.flatMap(Self.expressionLiteral)
+            {
+                // Made required with a default: the objects that had none get the default, as Core Data does.
+                expression = "coalesce(\(expression), \(fill))"
+                isCopy = false
+            }
+            attributes.append(PropertyMapping(name: attribute.name, valueExpression: expression))
         }
         var relationships: [PropertyMapping] = []
         for relationship in destination.relationships(of: entity.name) where !relationship.isTransient {

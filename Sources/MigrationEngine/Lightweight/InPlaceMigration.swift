@@ -107,12 +107,24 @@ public struct InPlaceMigration: Sendable {
         for table in destination.entityTables {
             guard let old = source.entityTables.first(where: { $0.name == table.name }), old.entities == table.entities,
                 table.columns.count >= old.columns.count,
-                table.entities.allSatisfy({ source.entityNumbers[$0] == destination.entityNumbers[$0] })
+                table.entities.allSatisfy({ source.entityNumbers[$0] == destination.entityNumbers[$0] }),
+                // Rows of an entity that is gone (or now abstract) must not stay behind.
+                !old.entities.contains(where: { plan.removedEntities.contains($0) })
             else { continue }
             var statements: [String] = []
             var fits = true
             for (index, column) in table.columns.enumerated() {
                 guard let counterpart = sourceProperty(of: column, in: table) else {
+                    fits = false
+                    break
+                }
+                let holders = table.entities.filter { plan.destination.entity($0, isKindOf: column.entity) }
+                let needsValues = holders.contains { holder in
+                    column.kind == .foreignKey
+                        ? inverseFill(column.property, of: holder, sourceTable: old, source: source) != nil
+                        : requiredDefault(column.property, of: holder) != nil
+                }
+                if needsValues {
                     fits = false
                     break
                 }
@@ -203,6 +215,7 @@ public struct InPlaceMigration: Sendable {
         var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
         var values = ["Z_PK", String(destination.entityNumbers[entity]!), "Z_OPT"]
         var needsWholeTable = false
+        var windows: [String] = []
         for column in table.columns where lineage.contains(column.entity) {
             columns.append(quoted(column.name))
             switch column.kind {
@@ -211,7 +224,12 @@ public struct InPlaceMigration: Sendable {
                     let sourceColumn = sourceTable.column(
                         for: sourceName, of: correspondence.source, version: source.version)
                 {
-                    values.append(quoted(sourceColumn.name))
+                    // Made required with a default: the objects that had none get the default.
+                    if let fill = requiredDefault(column.property, of: entity) {
+                        values.append("COALESCE(\(quoted(sourceColumn.name)), \(fill))")
+                    } else {
+                        values.append(quoted(sourceColumn.name))
+                    }
                 } else {
                     let attribute = plan.destination.attribute(column.property, of: entity)
                     values.append(attribute?.defaultValue.map { Self.literal($0.sqliteValue) } ?? "NULL")
@@ -223,7 +241,8 @@ public struct InPlaceMigration: Sendable {
                 {
                     values.append(quoted(sourceColumn.name))
                 } else {
-                    values.append("NULL")
+                    values.append(
+                        inverseFill(column.property, of: entity, sourceTable: sourceTable, source: source) ?? "NULL")
                 }
             case .orderKey:
                 let sourceName = correspondence.relationships[column.property] ?? nil
@@ -236,8 +255,12 @@ public struct InPlaceMigration: Sendable {
                 {
                     values.append(quoted(order.name))
                 } else if let foreignKey {
-                    // Newly ordered: number each parent's children in primary-key order.
-                    values.append("ROW_NUMBER() OVER (PARTITION BY \(quoted(foreignKey.name)) ORDER BY Z_PK)")
+                    // Newly ordered: number each parent's children in primary-key order, over the whole table, so
+                    // that children of several subentities share one numbering.
+                    windows.append(
+                        "ROW_NUMBER() OVER (PARTITION BY \(quoted(foreignKey.name)) ORDER BY Z_PK) AS MBORDER\(windows.count)"
+                    )
+                    values.append("MBORDER\(windows.count - 1)")
                     needsWholeTable = true
                 } else {
                     values.append("NULL")
@@ -247,13 +270,56 @@ public struct InPlaceMigration: Sendable {
         let rows = try count(
             "SELECT COUNT(*) FROM \(quoted(sourceTable.name)) WHERE Z_ENT = \(sourceNumber)", connection)
         let filter = needsWholeTable ? "" : " AND Z_PK BETWEEN ?1 AND ?2"
+        let from =
+            windows.isEmpty
+            ? quoted(sourceTable.name)
+            : "(SELECT *, \(windows.joined(separator: ", ")) FROM \(quoted(sourceTable.name)))"
         let sql =
             "INSERT INTO \(quoted(Self.newTablePrefix + table.name)) (\(columns.joined(separator: ", "))) "
-            + "SELECT \(values.joined(separator: ", ")) FROM \(quoted(sourceTable.name)) WHERE Z_ENT = \(sourceNumber)\(filter)"
+            + "SELECT \(values.joined(separator: ", ")) FROM \(from) WHERE Z_ENT = \(sourceNumber)\(filter)"
         let ranges =
             needsWholeTable
             ? [nil] : try Self.ranges(table: sourceTable.name, where: "Z_ENT = \(sourceNumber)", connection)
         return Copy(sql: sql, ranges: ranges, rows: rows, isJoin: false)
+    }
+
+    /// The SQL literal of the default of an attribute that was optional and is now required, if it is one.
+    func requiredDefault(_ attribute: String, of entity: String) -> String? {
+        guard let declared = plan.destination.attribute(attribute, of: entity), !declared.isOptional,
+            let value = declared.defaultValue,
+            let correspondence = plan.correspondence(forDestination: entity),
+            let sourceName = correspondence.attributes[attribute] ?? nil,
+            plan.source.attribute(sourceName, of: correspondence.source)?.isOptional == true
+        else { return nil }
+        return Self.literal(value.sqliteValue)
+    }
+
+    /// For a new to-one whose inverse existed without it: the key of the object whose source relationship
+    /// held this row, read from where the source kept that relationship (a join table, or a foreign key).
+    func inverseFill(
+        _ relationship: String, of entity: String, sourceTable: EntityTable, source: StoreLayout
+    ) -> String? {
+        guard let declared = plan.destination.relationship(relationship, of: entity),
+            let inverse = plan.destination.inverse(of: declared),
+            let (sourceEntity, sourceName) = sourceRelationship(inverse.name, declaredOn: declared.destination),
+            let held = source.version.relationship(sourceName, of: sourceEntity)
+        else { return nil }
+        let row = "\(quoted(sourceTable.name)).Z_PK"
+        switch source.storage(of: held, in: sourceEntity) {
+        case .joinTable:
+            let join = source.joinTable(for: sourceName, of: sourceEntity)!
+            let owner = quoted(join.sourceColumn(forRelationship: sourceName, of: sourceEntity))
+            let target = quoted(join.targetColumn(forRelationship: sourceName, of: sourceEntity))
+            return "(SELECT j.\(owner) FROM \(quoted(join.name)) j WHERE j.\(target) = \(row) LIMIT 1)"
+        case .foreignKey:
+            let table = source.table(for: sourceEntity)
+            guard let column = table.column(for: sourceName, of: sourceEntity, version: source.version) else {
+                return nil
+            }
+            return "(SELECT o.Z_PK FROM \(quoted(table.name)) o WHERE o.\(quoted(column.name)) = \(row) LIMIT 1)"
+        case .inverseForeignKey, .none:
+            return nil
+        }
     }
 
     /// The rows of a destination join table, from wherever the source kept the same edges.
@@ -274,14 +340,19 @@ public struct InPlaceMigration: Sendable {
             // (pairs of owner key, destination key) as the source holds them, for `relationship` of `sourceEntity`.
             let select: String
             var order: String?
+            var sourceOtherOrder: String?
             switch source.storage(of: relationship, in: sourceEntity) {
             case .joinTable:
                 let sourceJoin = source.joinTable(for: sourceName, of: sourceEntity)!
-                let from = quoted(sourceJoin.sourceColumn(forRelationship: sourceName))
-                let to = quoted(sourceJoin.targetColumn(forRelationship: sourceName))
-                order = sourceJoin.orderColumn(forRelationship: sourceName).map(quoted)
+                let from = quoted(sourceJoin.sourceColumn(forRelationship: sourceName, of: sourceEntity))
+                let to = quoted(sourceJoin.targetColumn(forRelationship: sourceName, of: sourceEntity))
+                order = sourceJoin.orderColumn(forRelationship: sourceName, of: sourceEntity).map(quoted)
+                sourceOtherOrder = source.version.inverse(of: relationship).flatMap {
+                    sourceJoin.orderColumn(forRelationship: $0.name, of: relationship.destination)
+                }.map(quoted)
                 select =
-                    "SELECT \(from) AS a, \(to) AS b\(order.map { ", \($0) AS o" } ?? "") FROM \(quoted(sourceJoin.name))"
+                    "SELECT \(from) AS a, \(to) AS b\(order.map { ", \($0) AS o" } ?? "")"
+                    + "\(sourceOtherOrder.map { ", \($0) AS o2" } ?? "") FROM \(quoted(sourceJoin.name))"
             case .foreignKey:
                 let table = source.table(for: sourceEntity)
                 let column = quoted(table.column(for: sourceName, of: sourceEntity, version: source.version)!.name)
@@ -315,7 +386,7 @@ public struct InPlaceMigration: Sendable {
             }
             if let otherOrder {
                 columns.append(quoted(otherOrder))
-                values.append("ROW_NUMBER() OVER (PARTITION BY b ORDER BY a)")
+                values.append(sourceOtherOrder != nil ? "o2" : "ROW_NUMBER() OVER (PARTITION BY b ORDER BY a)")
             }
             let rows = try count("SELECT COUNT(*) FROM (\(select))", connection)
             let sql =

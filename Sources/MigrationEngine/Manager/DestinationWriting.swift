@@ -108,6 +108,7 @@ struct PrimaryKeyAllocator {
 
     init(source: Store, destination: Store, passes: [CompiledPass]) throws {
         var feeders: [String: Set<String>] = [:]
+        var mappingsPerSource: [String: Int] = [:]
         var unsafe: Set<String> = []
         for pass in passes {
             for plan in pass.mappings {
@@ -115,6 +116,9 @@ struct PrimaryKeyAllocator {
                 let table = destination.layout.table(for: entity).name
                 if let sourceEntity = plan.mapping.sourceEntity, plan.mapping.policy == nil {
                     feeders[table, default: []].insert(source.layout.table(for: sourceEntity).name)
+                    // Two mappings of one source object into one table would give it the same key twice.
+                    mappingsPerSource["\(table)/\(sourceEntity)", default: 0] += 1
+                    if mappingsPerSource["\(table)/\(sourceEntity)"]! > 1 { unsafe.insert(table) }
                 } else {
                     unsafe.insert(table)
                 }
@@ -280,7 +284,7 @@ extension MigrationSession {
             }
         case .joinTable:
             let table = destination.layout.joinTable(for: relationship.name, of: entity)!
-            let isOwner = table.ownerRelationship == relationship.name
+            let isOwner = table.isOwner(relationship.name, of: entity)
             for (position, target) in targets.enumerated() {
                 let edge = PendingEdge(
                     table: table,
@@ -325,8 +329,12 @@ extension MigrationSession {
                 if let orderKey {
                     key = .integer(orderKey)
                 } else {
+                    // One list per owner, whatever entity each child is: count by the inverse relationship.
+                    let list = destinationVersion.inverse(of: relationship).map {
+                        "\(relationship.destination).\($0.name)"
+                    }
                     let counter = OrderCounterKey(
-                        relationship: "\(entity).\(relationship.name)", owner: target.primaryKey)
+                        relationship: list ?? "\(entity).\(relationship.name)", owner: target.primaryKey)
                     let next = orderCounters[counter, default: 0] + 1
                     orderCounters[counter] = next
                     key = .integer(next)

@@ -77,7 +77,7 @@ public struct MigrationManager: Sendable {
         let sourceStore = try Store.open(at: sourcePath, version: source, readOnly: true)
         let destinationStore = try Store.create(at: destinationPath, version: destination)
         do {
-            let passes = try compiled.map { try plan($0, all: compiled) }
+            let passes = try compiled.indices.map { try plan(compiled[$0], thisAndLater: compiled[$0...]) }
             let session = try MigrationSession(
                 source: sourceStore, destination: destinationStore, passes: passes, options: options)
             session.relationshipsWithExpressions = Set(
@@ -113,9 +113,16 @@ public struct MigrationManager: Sendable {
     }
 
     /// One compiled mapping model as a pass: its policy objects, and which relationship mappings write edges.
-    private func plan(_ model: CompiledMappingModel, all: [CompiledMappingModel]) throws -> CompiledPass {
+    ///
+    /// Only this pass and later ones count when deciding whether the other side of a relationship will write
+    /// its edges: a side mapped in an earlier pass ran before this pass's objects existed.
+    private func plan(
+        _ model: CompiledMappingModel, thisAndLater: ArraySlice<CompiledMappingModel>
+    ) throws
+        -> CompiledPass
+    {
         var mapped: Set<String> = []
-        for compiled in all {
+        for compiled in thisAndLater {
             for mapping in compiled.entityMappings {
                 for relationship in mapping.relationships where relationship.expression != nil {
                     mapped.insert("\(mapping.mapping.destinationEntity ?? "").\(relationship.name)")
@@ -159,14 +166,16 @@ public struct MigrationManager: Sendable {
     ) -> Bool {
         guard let declared = destination.relationship(relationship, of: entity) else { return false }
         guard let inverse = destination.inverse(of: declared) else { return true }
-        if !declared.isToMany { return true }
         let inverseMapped = destination.hierarchy(of: declared.destination).contains {
             mapped.contains("\($0).\(inverse.name)")
         }
-        if !inverse.isToMany { return !inverseMapped }
+        // An ordered to-many knows the order of its objects; its to-one inverse does not. So the ordered side
+        // writes the edges (and their order keys) whenever it is mapped.
+        if !declared.isToMany { return !(inverse.isToMany && inverse.isOrdered && inverseMapped) }
+        if !inverse.isToMany { return declared.isOrdered || !inverseMapped }
         // Many-to-many: the join table's owner side writes; the other only if the owner is unmapped.
         guard let join = layout.joinTable(for: relationship, of: entity) else { return true }
-        return join.ownerRelationship == relationship || !inverseMapped
+        return join.isOwner(relationship, of: entity) || !inverseMapped
     }
 
     private func workUnits(_ passes: [CompiledPass], counts: [String: Int]) -> Int {

@@ -153,9 +153,10 @@ extension MigrationSession: EvaluationContext {
         case .joinTable:
             let join = store.layout.joinTable(for: relationship.name, of: entity)!
             let table = store.layout.table(for: relationship.destination)
-            let from = quoted(join.sourceColumn(forRelationship: relationship.name))
-            let to = quoted(join.targetColumn(forRelationship: relationship.name))
-            let order = join.orderColumn(forRelationship: relationship.name).map { "j.\(quoted($0)), " } ?? ""
+            let from = quoted(join.sourceColumn(forRelationship: relationship.name, of: entity))
+            let to = quoted(join.targetColumn(forRelationship: relationship.name, of: entity))
+            let order =
+                join.orderColumn(forRelationship: relationship.name, of: entity).map { "j.\(quoted($0)), " } ?? ""
             let sql =
                 "SELECT t.Z_PK, t.Z_ENT FROM \(quoted(join.name)) j JOIN \(quoted(table.name)) t ON t.Z_PK = j.\(to) "
                 + "WHERE j.\(from) = ? ORDER BY \(order)t.Z_PK"

@@ -82,7 +82,7 @@ struct DestinationValidation {
                 "SELECT COUNT(*) FROM \(quoted(other.name)) c WHERE c.\(quoted(column.name)) = \(quoted(table.name)).Z_PK"
         case .joinTable:
             let join = layout.joinTable(for: relationship.name, of: entity)!
-            let column = join.sourceColumn(forRelationship: relationship.name)
+            let column = join.sourceColumn(forRelationship: relationship.name, of: entity)
             return "SELECT COUNT(*) FROM \(quoted(join.name)) j WHERE j.\(quoted(column)) = \(quoted(table.name)).Z_PK"
         case .none:
             return nil
