@@ -92,17 +92,13 @@ struct ReviewRegressionTests {
                 storeAt: source, to: destination, mappingModels: [model])
             let q =
                 "SELECT ZOWNER, Z_FOK_OWNER, COUNT(*) FROM ZITEM WHERE ZOWNER IS NOT NULL GROUP BY 1, 2 HAVING COUNT(*) > 1"
-            let srcDup = try Connection(path: source, mode: .readOnly).rows(q).count
             let dstDup = try Connection(path: destination, mode: .readOnly).rows(q).count
             let order = "SELECT Z_PK FROM ZITEM WHERE ZOWNER IS NOT NULL ORDER BY ZOWNER, Z_FOK_OWNER, Z_PK"
             let srcOrder = try Connection(path: source, mode: .readOnly).rows(order)
             let dstOrder = try Connection(path: destination, mode: .readOnly).rows(order)
             let mixed = try Connection(path: source, mode: .readOnly).rows(
-                "SELECT ZOWNER, GROUP_CONCAT(Z_ENT || ':' || Z_FOK_OWNER) FROM ZITEM GROUP BY ZOWNER HAVING COUNT(DISTINCT Z_ENT) > 1"
-            )
-            let mixedD = try Connection(path: destination, mode: .readOnly).rows(
-                "SELECT ZOWNER, GROUP_CONCAT(Z_ENT || ':' || Z_FOK_OWNER) FROM ZITEM GROUP BY ZOWNER HAVING COUNT(DISTINCT Z_ENT) > 1"
-            )
+                "SELECT ZOWNER FROM ZITEM WHERE ZOWNER IS NOT NULL GROUP BY ZOWNER HAVING COUNT(DISTINCT Z_ENT) > 1")
+            #expect(!mixed.isEmpty, "the case needs one owner with children of both subentities")
             #expect(dstDup == 0)
             #expect(srcOrder == dstOrder)
         }
@@ -163,6 +159,8 @@ struct ReviewRegressionTests {
             _ = try InPlaceMigration(plan: plan).run(storeAt: copy)
             let after = try Connection(path: copy, mode: .readOnly).scalar(
                 "SELECT COUNT(*) FROM ZAUTHOR WHERE ZBORN IS NULL")?.int64
+            #expect((nulls ?? 0) > 0, "the case needs authors without a birth date")
+            #expect(after == 0)
             do {
                 _ = try MigrationManager(source: v1, destination: v2).migrate(
                     storeAt: source, to: folder.appendingPathComponent("e.sqlite").path,
@@ -221,6 +219,7 @@ struct ReviewRegressionTests {
                     "SELECT COUNT(*) FROM ZBOOK WHERE ZAUTHOR IS NOT NULL")?.int64
             } catch { Issue.record("the engine threw \(error)") }
             #expect(inPlace == srcEdges)
+            #expect(engineEdges == srcEdges, "the engine keeps the same edges as the in-place step")
         }
     }
 
