@@ -24,6 +24,8 @@ public final class BatchRowInserter {
         let table = layout.table(for: inserter.entity)
         let lineage = Set([inserter.entity] + layout.version.ancestors(of: inserter.entity))
         let names = ["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.filter { lineage.contains($0.entity) }.map(\.name)
+        // SQLite allows 32,766 parameters in one statement: very wide rows get fewer per batch.
+        let rowsPerStatement = max(1, min(rowsPerStatement, 32_766 / names.count))
         let tuple = "(" + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
         let sql =
             "INSERT INTO \(quoted(table.name)) (\(names.map(quoted).joined(separator: ", "))) SELECT * FROM (VALUES "

@@ -250,7 +250,7 @@ extension MigrationSession {
     func setRelationship(
         _ value: ExpressionValue, relationship: Relationship, of object: ObjectID, entity: String
     ) throws {
-        let targets: [ObjectID]
+        var targets: [ObjectID]
         switch value {
         case .null: targets = []
         case .object(let target): targets = [target]
@@ -259,6 +259,10 @@ extension MigrationSession {
             throw MigrationError(
                 .evaluation, "relationship '\(entity).\(relationship.name)' was given \(value), not objects")
         }
+        // A source object mapped by several mappings has destinations of several entities: keep those this
+        // relationship can point at.
+        let allowed = destination.layout.entityNumberRange(of: relationship.destination)
+        targets = targets.filter { $0.side != .destination || allowed.contains(Int($0.entity)) }
         guard targets.allSatisfy({ $0.side == .destination }) else {
             throw MigrationError(
                 .evaluation,

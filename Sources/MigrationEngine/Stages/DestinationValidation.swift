@@ -28,8 +28,11 @@ struct DestinationValidation {
                     let minimum = max(relationship.minCount, relationship.isOptional ? 0 : 1)
                     guard let count = countExpression(relationship, of: entity) else { continue }
                     if minimum > 0 {
-                        rules.append(
-                            ("\(entity).\(relationship.name) needs at least \(minimum)", "(\(count)) < \(minimum)"))
+                        // An optional relationship may be empty; its minimum counts only when it has objects.
+                        let condition =
+                            relationship.isOptional
+                            ? "(\(count)) > 0 AND (\(count)) < \(minimum)" : "(\(count)) < \(minimum)"
+                        rules.append(("\(entity).\(relationship.name) needs at least \(minimum)", condition))
                     }
                     if relationship.isToMany && relationship.maxCount > 0 {
                         rules.append(
@@ -55,7 +58,7 @@ struct DestinationValidation {
                 try collect(
                     &problems, "\(entity) (\(constraint.joined(separator: ", "))) must be unique",
                     "SELECT MIN(Z_PK) FROM \(quoted(table.name)) WHERE Z_ENT BETWEEN \(range.lowerBound) AND "
-                        + "\(range.upperBound) GROUP BY \(columns.map(quoted).joined(separator: ", ")) HAVING COUNT(*) > 1"
+                        + "\(range.upperBound) \(columns.map { " AND \(quoted($0)) IS NOT NULL" }.joined()) GROUP BY \(columns.map(quoted).joined(separator: ", ")) HAVING COUNT(*) > 1"
                 )
             }
         }

@@ -1,0 +1,50 @@
+import Foundation
+import ObjectModel
+import PersistentStore
+import SQLiteDatabase
+import TestFixtures
+import Testing
+
+@testable import MigrationEngine
+
+@Suite("Destination validation")
+struct DestinationValidationTests {
+    static func version() throws -> ModelVersion {
+        try ModelVersion(
+            name: "V",
+            entities: [
+                Entity(
+                    name: "Shelf", attributes: [Attribute(name: "code", type: .string, isOptional: true)],
+                    relationships: [
+                        Relationship(name: "books", destination: "Book", inverse: "shelf", isToMany: true, minCount: 2)
+                    ],
+                    uniquenessConstraints: [["code"]]),
+                Entity(
+                    name: "Book", relationships: [Relationship(name: "shelf", destination: "Shelf", inverse: "books")]),
+            ])
+    }
+
+    /// An empty optional to-many is valid whatever its minimum; NULLs are not duplicates of each other.
+    @Test func optionalMinimumsAndNullsFollowCoreData() throws {
+        try withTemporaryFolder { folder in
+            let store = try Store.create(
+                at: folder.appendingPathComponent("s.sqlite").path, version: try Self.version())
+            // Shelves: 1 empty (valid), 2 with one book (too few), 3 with two books; codes NULL, NULL, "a", "a".
+            try store.connection.execute(
+                """
+                INSERT INTO ZSHELF (Z_PK, Z_ENT, Z_OPT, ZCODE) VALUES (1, 2, 1, NULL), (2, 2, 1, NULL), (3, 2, 1, 'a'),
+                    (4, 2, 1, 'a');
+                INSERT INTO ZBOOK (Z_PK, Z_ENT, Z_OPT, ZSHELF) VALUES (1, 1, 1, 2), (2, 1, 1, 3), (3, 1, 1, 3),
+                    (4, 1, 1, 4), (5, 1, 1, 4);
+                """)
+            #expect {
+                try DestinationValidation(store: store, entities: ["Book", "Shelf"]).check(relationships: true)
+            } throws: { error in
+                let message = (error as? MigrationError)?.message ?? ""
+                return message.contains("Shelf.books needs at least 2: 1 object (Z_PK 2)")
+                    && message.contains("Shelf (code) must be unique: 1 object (Z_PK 3)")
+                    && !message.contains("Z_PK 1)")
+            }
+        }
+    }
+}
