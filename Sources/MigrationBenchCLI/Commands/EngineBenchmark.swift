@@ -15,39 +15,20 @@ struct EngineBenchmark: ParsableCommand {
             pass and once as two equal passes (Scenarios/datasets/library-even.yaml). Medians are reported. \
             Targets (issue 3): in-place ≤ 1.3× its floor and streaming ≤ 3× its floor at the largest size; \
             streaming peak heap ≤ 64 MiB there and ≤ 1.25× its value at the smallest size; two in-memory passes \
-            ≤ (1/2 + 0.15) × the single pass's peak heap.
+            ≤ (1/2 + 0.15) × the single pass's peak heap. --gate gates on all of them.
             """)
 
-    @Option(name: .long, parsing: .upToNextOption, help: "Store sizes (objects in all).")
-    var sizes: [Int] = [100_000, 1_000_000]
-
-    @Option(name: .long, help: "Repetitions per cell; medians are reported.")
-    var repetitions = 3
-
-    @Flag(name: .long, help: "The CI run: sizes 100,000 and 1,000,000, three repetitions.")
-    var quick = false
-
-    @Option(name: .long, help: ArgumentHelp("Also write the results as JSON to this file.", valueName: "file"))
-    var jsonOutput: String?
-
-    @Flag(name: .long, help: "Exit with code 3 when a target is missed.")
-    var gate = false
+    @OptionGroup var benchmark: BenchmarkOptions
 
     static let model = "Scenarios/models/library.yaml"
     static let mapping = "Scenarios/mappings/library-v1-v2.yaml"
 
-    func validate() throws {
-        guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1") }
-        guard sizes.allSatisfy({ $0 > 0 }) else { throw ValidationError("--sizes must be positive") }
-    }
-
     func run() throws {
         try reportingInputErrors {
-            let sizes = quick ? [100_000, 1_000_000] : self.sizes.sorted()
-            let repetitions = quick ? 3 : self.repetitions
-            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mb-engine-\(UUID().uuidString)")
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            defer { try? FileManager.default.removeItem(at: folder) }
+            let sizes = benchmark.resolvedSizes
+            let repetitions = benchmark.resolvedRepetitions
+            let folder = try benchmark.makeScratchFolder()
+            defer { benchmark.removeScratchFolder(folder) }
             let path = { (name: String) in folder.appendingPathComponent(name).path }
 
             var results: [EngineSizeResult] = []
@@ -98,12 +79,8 @@ struct EngineBenchmark: ParsableCommand {
             let report = EngineBenchmarkReport(
                 results: results, passes: passes.mapValues(CellSummary.init), passSize: largest)
             print(report.table())
-            if let jsonOutput {
-                let encoder = JSONEncoder()
-                encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-                try encoder.encode(report).write(to: URL(fileURLWithPath: jsonOutput))
-            }
-            if gate && !report.targetsMet { throw ExitCode(3) }
+            try benchmark.write(report)
+            if benchmark.gate && !report.targetsMet { throw ExitCode(3) }
         }
     }
 

@@ -1,0 +1,53 @@
+import ArgumentParser
+import Foundation
+
+/// The options every benchmark command shares, and the scratch folder and JSON file they use.
+struct BenchmarkOptions: ParsableArguments {
+    @Option(name: .long, parsing: .upToNextOption, help: "Store sizes (objects in all, with the default dataset).")
+    var sizes: [Int] = [100_000, 1_000_000]
+
+    @Option(name: .long, help: "Repetitions per measurement; medians are reported.")
+    var repetitions = 3
+
+    @Flag(
+        name: .long,
+        help: "The CI run: sizes 100,000 and 1,000,000 (the sizes the targets name), three repetitions each.")
+    var quick = false
+
+    @Option(name: .long, help: ArgumentHelp("Also write the results as JSON to this file.", valueName: "file"))
+    var jsonOutput: String?
+
+    @Flag(name: .long, help: "Exit with code 3 when a gated target (see above) is missed.")
+    var gate = false
+
+    func validate() throws {
+        guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1") }
+        guard sizes.allSatisfy({ $0 > 0 }) else { throw ValidationError("--sizes must be positive") }
+    }
+
+    /// The sizes to measure, smallest first.
+    var resolvedSizes: [Int] { quick ? [100_000, 1_000_000] : sizes.sorted() }
+
+    /// The repetitions of each measurement.
+    var resolvedRepetitions: Int { quick ? 3 : repetitions }
+
+    /// A fresh temporary folder for the stores; remove it with ``removeScratchFolder(_:)``.
+    func makeScratchFolder() throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mb-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    /// Removes a folder made by ``makeScratchFolder()`` and everything in it.
+    func removeScratchFolder(_ folder: URL) {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// Writes `report` to `--json-output`, if given, as pretty JSON with sorted keys.
+    func write(_ report: some Encodable) throws {
+        guard let jsonOutput else { return }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try encoder.encode(report).write(to: URL(fileURLWithPath: jsonOutput))
+    }
+}
