@@ -11,7 +11,7 @@ struct BenchmarkOptions: ParsableArguments {
 
     @Flag(
         name: .long,
-        help: "The CI run: sizes 100,000 and 1,000,000 (the sizes the targets name), three repetitions each.")
+        help: "The CI run: sizes 100,000 and 1,000,000 (the sizes the targets name), five repetitions each.")
     var quick = false
 
     @Option(name: .long, help: ArgumentHelp("Also write the results as JSON to this file.", valueName: "file"))
@@ -29,7 +29,7 @@ struct BenchmarkOptions: ParsableArguments {
     var resolvedSizes: [Int] { quick ? [100_000, 1_000_000] : sizes.sorted() }
 
     /// The repetitions of each measurement.
-    var resolvedRepetitions: Int { quick ? 3 : repetitions }
+    var resolvedRepetitions: Int { quick ? 5 : repetitions }
 
     /// A fresh temporary folder for the stores; remove it with ``removeScratchFolder(_:)``.
     func makeScratchFolder() throws -> URL {
