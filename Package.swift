@@ -44,7 +44,8 @@ let package = Package(
             name: "MigrationEngine",
             dependencies: ["ObjectModel", "PersistentStore", "MappingModel", "SQLiteDatabase"]
         ),
-        .target(name: "DataGeneration", dependencies: ["PersistentStore", "ObjectModel", "SQLiteDatabase"]),
+        .target(
+            name: "DataGeneration", dependencies: ["PersistentStore", "ObjectModel", "SQLiteDatabase", "Instrumentation"]),
         .target(
             name: "IntegrityVerification",
             dependencies: ["ObjectModel", "PersistentStore", "MappingModel", "SQLiteDatabase"]

@@ -1,4 +1,5 @@
 import Foundation
+import Instrumentation
 public import ObjectModel
 import PersistentStore
 import SQLiteDatabase
@@ -99,13 +100,7 @@ public struct StoreGenerator: Sendable {
         let start = clock.now
         let store = try Store.create(at: path, version: version, uuid: storeUUID)
         var finished = false
-        defer {
-            if !finished {
-                for suffix in ["", "-wal", "-shm", "-journal"] {
-                    try? FileManager.default.removeItem(atPath: path + suffix)
-                }
-            }
-        }
+        defer { if !finished { Store.remove(at: path) } }
         let plan = try GenerationPlan(generator: self, store: store)
         let total = totalObjects
         var written = 0
@@ -171,13 +166,5 @@ public struct StoreGenerator: Sendable {
     static func split(_ key: String) -> (entity: String, property: String) {
         guard let dot = key.firstIndex(of: ".") else { return (key, "") }
         return (String(key[..<dot]), String(key[key.index(after: dot)...]))
-    }
-}
-
-extension Duration {
-    /// The duration in seconds, as a floating-point number.
-    var seconds: Double {
-        let (whole, fraction) = components
-        return Double(whole) + Double(fraction) * 1e-18
     }
 }

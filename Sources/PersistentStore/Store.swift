@@ -73,6 +73,13 @@ public final class Store {
         return Store(path: path, connection: connection, layout: try StoreLayout(version: version), metadata: metadata)
     }
 
+    /// Removes the store file at `path` and its SQLite sidecars (`-wal`, `-shm`, `-journal`), where present.
+    public static func remove(at path: String) {
+        for suffix in ["", "-wal", "-shm", "-journal"] {
+            try? FileManager.default.removeItem(atPath: path + suffix)
+        }
+    }
+
     /// Reads a store's metadata without a model, like Core Data's `metadataForPersistentStore`.
     public static func metadata(at path: String) throws(StoreError) -> StoreMetadata {
         try readMetadata(try openConnection(path, readOnly: true), path: path)

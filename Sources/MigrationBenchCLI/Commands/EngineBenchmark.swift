@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PersistentStore
 
 /// `migration-bench benchmark engine`: migration steps against hand-written SQL floors, in child processes.
 struct EngineBenchmark: ParsableCommand {
@@ -52,10 +53,10 @@ struct EngineBenchmark: ParsableCommand {
                     cells["in-memory", default: []].append(
                         try Self.cell(source, mode: "in-memory", output: path("in-memory.sqlite")))
                     for name in ["floor-in-place", "in-place", "floor-copy", "streaming", "in-memory"] {
-                        GenerateCommand.removeStore(at: path("\(name).sqlite"))
+                        Store.remove(at: path("\(name).sqlite"))
                     }
                 }
-                GenerateCommand.removeStore(at: source)
+                Store.remove(at: source)
                 results.append(EngineSizeResult(size: size, cells: cells.mapValues(CellSummary.init)))
             }
 
@@ -71,10 +72,10 @@ struct EngineBenchmark: ParsableCommand {
                     let output = path("passes.sqlite")
                     passes[name, default: []].append(
                         try Self.cell(even, mode: "in-memory", passes: split, output: output))
-                    GenerateCommand.removeStore(at: output)
+                    Store.remove(at: output)
                 }
             }
-            GenerateCommand.removeStore(at: even)
+            Store.remove(at: even)
 
             let report = EngineBenchmarkReport(
                 results: results, passes: passes.mapValues(CellSummary.init), passSize: largest)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Instrumentation
 import SQLiteDatabase
 
 /// The floor of generation: the same rows, already in memory, inserted through bare prepared statements
@@ -63,8 +64,7 @@ struct FloorInsertCommand: ParsableCommand {
             try writer.setPragma("synchronous", "NORMAL")
             try writer.checkpoint(.truncate)
             let elapsed = ContinuousClock.now - start
-            let (whole, fraction) = elapsed.components
-            try printJSON(["seconds": Double(whole) + Double(fraction) * 1e-18])
+            try printJSON(["seconds": elapsed.seconds])
         }
     }
 }

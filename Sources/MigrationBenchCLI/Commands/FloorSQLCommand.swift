@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Instrumentation
 import PersistentStore
 import SQLiteDatabase
 
@@ -37,8 +38,7 @@ struct FloorSQLCommand: ParsableCommand {
             }
             let start = ContinuousClock.now
             try connection.execute(script)
-            let (whole, fraction) = (ContinuousClock.now - start).components
-            try printJSON(["seconds": Double(whole) + Double(fraction) * 1e-18])
+            try printJSON(["seconds": (ContinuousClock.now - start).seconds])
         }
     }
 }

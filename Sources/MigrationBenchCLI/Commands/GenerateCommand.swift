@@ -3,6 +3,7 @@ import DataGeneration
 import Foundation
 import Instrumentation
 import ObjectModel
+import PersistentStore
 import Yams
 
 /// `migration-bench generate`: a synthetic store at any model version and size.
@@ -58,7 +59,7 @@ struct GenerateCommand: ParsableCommand {
                 throw InputError("\(output): a file already exists here; use --overwrite to replace it")
             }
             let partial = output + ".partial-\(UUID().uuidString.prefix(8))"
-            defer { Self.removeStore(at: partial) }
+            defer { Store.remove(at: partial) }
 
             let heap = currentHeapStatistics()
             heap.resetThreadPeak()
@@ -68,7 +69,7 @@ struct GenerateCommand: ParsableCommand {
             }
             bar.finish()
             let peak = heap.threadPeakBytes()
-            if overwrite { Self.removeStore(at: output) }
+            if overwrite { Store.remove(at: output) }
             try manager.moveItem(atPath: partial, toPath: output)
 
             let report = GenerateReport(result: result, peakHeapBytes: peak, usage: .current())
@@ -99,13 +100,6 @@ struct GenerateCommand: ParsableCommand {
             return try YAMLDecoder().decode(Dataset.self, from: text)
         } catch let error as DecodingError {
             throw InputError("\(path): \(describe(error))")
-        }
-    }
-
-    /// Removes a store file and its SQLite sidecars, if present.
-    static func removeStore(at path: String) {
-        for suffix in ["", "-wal", "-shm", "-journal"] {
-            try? FileManager.default.removeItem(atPath: path + suffix)
         }
     }
 }

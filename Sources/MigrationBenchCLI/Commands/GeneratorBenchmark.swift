@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import PersistentStore
 
 /// `migration-bench benchmark generator`: generation speed and memory against the raw-insert floor.
 struct GeneratorBenchmark: ParsableCommand {
@@ -57,7 +58,7 @@ struct GeneratorBenchmark: ParsableCommand {
                         "benchmark", "floor-insert", "--source", store, "--output", copy,
                     ])
                     floor.append(floorRun["seconds"] as? Double ?? .nan)
-                    for path in [store, copy] { GenerateCommand.removeStore(at: path) }
+                    for path in [store, copy] { Store.remove(at: path) }
                 }
                 results.append(
                     SizeResult(

@@ -65,7 +65,7 @@ struct MigrationCellCommand: ParsableCommand {
                 heap.resetThreadPeak()
                 let start = clock.now
                 objects = try InPlaceMigration(plan: plan).run(storeAt: output).objects
-                seconds = Self.seconds(clock.now - start)
+                seconds = (clock.now - start).seconds
             } else {
                 let model =
                     try mapping.map { path throws(MappingError) in try MappingModelLoader.load(path: path) }
@@ -77,15 +77,10 @@ struct MigrationCellCommand: ParsableCommand {
                 heap.resetThreadPeak()
                 let start = clock.now
                 objects = try manager.migrate(storeAt: self.source, to: output, mappingModels: models).objectsCreated
-                seconds = Self.seconds(clock.now - start)
+                seconds = (clock.now - start).seconds
             }
             try printJSON(CellResult(seconds: seconds, peakHeapBytes: heap.threadPeakBytes(), objects: objects))
         }
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        let (whole, fraction) = duration.components
-        return Double(whole) + Double(fraction) * 1e-18
     }
 
     struct CellResult: Encodable {

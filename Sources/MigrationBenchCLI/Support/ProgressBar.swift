@@ -1,4 +1,5 @@
 import Foundation
+import Instrumentation
 
 #if canImport(Glibc)
     import Glibc
@@ -55,7 +56,6 @@ final class ProgressBar {
     }
 
     static func seconds(_ duration: Duration) -> String {
-        let (whole, fraction) = duration.components
-        return String(format: "%.1f s", Double(whole) + Double(fraction) * 1e-18)
+        String(format: "%.1f s", duration.seconds)
     }
 }

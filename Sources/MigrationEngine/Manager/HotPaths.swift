@@ -137,6 +137,20 @@ extension MigrationSession {
         return runtime
     }
 
+    /// A foreign key written in stage 1: the current source row's key mapped through the target's
+    /// associations, or NULL; counts the edge.
+    func stageOneKey(
+        _ foreignKey: (column: Int, slot: Int, table: AssociationTable), from reader: RowReader
+    )
+        -> SQLiteValue
+    {
+        guard let key = reader.value(at: foreignKey.column).int64,
+            let target = foreignKey.table.firstDestination(ofSource: key)
+        else { return .null }
+        edgesWritten += 1
+        return .integer(target.primaryKey)
+    }
+
     /// Writes the row of `destination` at once: source columns copied by SQLite itself, foreign keys looked
     /// up, expressions evaluated, defaults for the rest. For the default policy in streaming storage only.
     func insertDirectly(
@@ -151,14 +165,7 @@ extension MigrationSession {
                 columnOf: reader.statement, Int32(copy.column + 1), at: batch.parameter(Int32(copy.slot + 4)))
         }
         for foreignKey in runtime.foreignKeys {
-            if let key = reader.value(at: foreignKey.column).int64,
-                let target = foreignKey.table.firstDestination(ofSource: key)
-            {
-                try statement.bind(target.primaryKey, at: batch.parameter(Int32(foreignKey.slot + 4)))
-                edgesWritten += 1
-            } else {
-                try statement.bindNull(at: batch.parameter(Int32(foreignKey.slot + 4)))
-            }
+            try statement.bind(stageOneKey(foreignKey, from: reader), at: batch.parameter(Int32(foreignKey.slot + 4)))
         }
         for target in runtime.evaluated {
             let value = try evaluate(target.expression, mapping: mapping, property: target.name)

@@ -105,9 +105,7 @@ public struct MigrationManager: Sendable {
                 },
                 associationBytes: session.associations.values.reduce(0) { $0 + $1.footprint })
         } catch {
-            for suffix in ["", "-wal", "-shm", "-journal"] {
-                try? FileManager.default.removeItem(atPath: destinationPath + suffix)
-            }
+            Store.remove(at: destinationPath)
             throw error
         }
     }

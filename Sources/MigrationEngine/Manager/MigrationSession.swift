@@ -112,16 +112,7 @@ public final class MigrationSession {
         var values = writer.template
         if let reader {
             for copy in runtime.copies { values[copy.slot] = reader.value(at: copy.column) }
-            for foreignKey in runtime.foreignKeys {
-                guard let key = reader.value(at: foreignKey.column).int64,
-                    let target = foreignKey.table.firstDestination(ofSource: key)
-                else {
-                    values[foreignKey.slot] = .null
-                    continue
-                }
-                values[foreignKey.slot] = .integer(target.primaryKey)
-                edgesWritten += 1
-            }
+            for foreignKey in runtime.foreignKeys { values[foreignKey.slot] = stageOneKey(foreignKey, from: reader) }
         }
         for target in runtime.evaluated {
             let value = try evaluate(target.expression, mapping: mapping.name, property: target.name)
