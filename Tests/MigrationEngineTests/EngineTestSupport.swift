@@ -8,6 +8,20 @@ import TestFixtures
 
 @testable import MigrationEngine
 
+/// The smallest library model: authors and books, a one-to-many between them, nothing else.
+enum SmallLibrary {
+    static let author = Entity(
+        name: "Author",
+        attributes: [Attribute(name: "name", type: .string)],
+        relationships: [Relationship(name: "books", destination: "Book", inverse: "author", isToMany: true)])
+    static let book = Entity(
+        name: "Book",
+        attributes: [
+            Attribute(name: "title", type: .string), Attribute(name: "pages", type: .integer32, isOptional: true),
+        ],
+        relationships: [Relationship(name: "author", destination: "Author", inverse: "books")])
+}
+
 /// Small models and helpers shared by the engine tests.
 enum Library {
     static let author = Entity(

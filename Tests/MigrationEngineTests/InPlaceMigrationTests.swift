@@ -10,17 +10,6 @@ import Testing
 
 @Suite("In-place lightweight migration")
 struct InPlaceMigrationTests {
-    static let author = Entity(
-        name: "Author",
-        attributes: [Attribute(name: "name", type: .string)],
-        relationships: [Relationship(name: "books", destination: "Book", inverse: "author", isToMany: true)])
-    static let book = Entity(
-        name: "Book",
-        attributes: [
-            Attribute(name: "title", type: .string), Attribute(name: "pages", type: .integer32, isOptional: true),
-        ],
-        relationships: [Relationship(name: "author", destination: "Author", inverse: "books")])
-
     /// Generates `source` at `size`, migrates a copy in place to `destination`, and hands `check` the store
     /// before (a read-only connection to an untouched copy), the store after, and the progress reported.
     func migrate(
@@ -43,14 +32,14 @@ struct InPlaceMigrationTests {
     }
 
     @Test func renameAndAddKeepEveryRowAndKey() throws {
-        var book = Self.book
+        var book = SmallLibrary.book
         book.attributes = [
             Attribute(name: "name", type: .string, renamingIdentifier: "title"),
             Attribute(name: "pages", type: .integer32, isOptional: true),
             Attribute(name: "isbn", type: .string, defaultValue: .string("unknown")),
         ]
-        let v1 = try ModelVersion(name: "V1", entities: [Self.author, Self.book])
-        let v2 = try ModelVersion(name: "V2", entities: [Self.author, book])
+        let v1 = try ModelVersion(name: "V1", entities: [SmallLibrary.author, SmallLibrary.book])
+        let v2 = try ModelVersion(name: "V2", entities: [SmallLibrary.author, book])
         try migrate(v1, to: v2) { before, after, progress in
             let old = try before.rows("SELECT Z_PK, ZTITLE, ZPAGES, ZAUTHOR FROM ZBOOK ORDER BY Z_PK")
             let new = try after.connection.rows("SELECT Z_PK, ZNAME, ZPAGES, ZAUTHOR, ZISBN FROM ZBOOK ORDER BY Z_PK")
@@ -65,14 +54,14 @@ struct InPlaceMigrationTests {
     }
 
     @Test func toOneBecomesManyToManyWithEveryEdge() throws {
-        var book = Self.book
+        var book = SmallLibrary.book
         book.relationships = [
             Relationship(
                 name: "authors", destination: "Author", inverse: "books", isToMany: true, renamingIdentifier: "author")
         ]
-        var author = Self.author
+        var author = SmallLibrary.author
         author.relationships = [Relationship(name: "books", destination: "Book", inverse: "authors", isToMany: true)]
-        let v1 = try ModelVersion(name: "V1", entities: [Self.author, Self.book])
+        let v1 = try ModelVersion(name: "V1", entities: [SmallLibrary.author, SmallLibrary.book])
         let v2 = try ModelVersion(name: "V2", entities: [author, book])
         try migrate(v1, to: v2) { before, after, _ in
             let edges = try before.rows("SELECT Z_PK, ZAUTHOR FROM ZBOOK WHERE ZAUTHOR IS NOT NULL ORDER BY 1, 2")
@@ -86,12 +75,12 @@ struct InPlaceMigrationTests {
     }
 
     @Test func unorderedBecomesOrderedNumberingEachList() throws {
-        var author = Self.author
+        var author = SmallLibrary.author
         author.relationships = [
             Relationship(name: "books", destination: "Book", inverse: "author", isToMany: true, isOrdered: true)
         ]
-        let v1 = try ModelVersion(name: "V1", entities: [Self.author, Self.book])
-        let v2 = try ModelVersion(name: "V2", entities: [author, Self.book])
+        let v1 = try ModelVersion(name: "V1", entities: [SmallLibrary.author, SmallLibrary.book])
+        let v2 = try ModelVersion(name: "V2", entities: [author, SmallLibrary.book])
         try migrate(v1, to: v2) { _, after, _ in
             let rows = try after.connection.rows(
                 "SELECT ZAUTHOR, COUNT(*), MIN(Z_FOK_AUTHOR), MAX(Z_FOK_AUTHOR) FROM ZBOOK GROUP BY ZAUTHOR")

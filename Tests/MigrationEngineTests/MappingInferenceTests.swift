@@ -6,18 +6,6 @@ import Testing
 
 @Suite("Mapping inference")
 struct MappingInferenceTests {
-    static let author = Entity(
-        name: "Author",
-        attributes: [Attribute(name: "name", type: .string)],
-        relationships: [Relationship(name: "books", destination: "Book", inverse: "author", isToMany: true)])
-    static let book = Entity(
-        name: "Book",
-        attributes: [
-            Attribute(name: "title", type: .string),
-            Attribute(name: "pages", type: .integer32, isOptional: true),
-        ],
-        relationships: [Relationship(name: "author", destination: "Author", inverse: "books")])
-
     static func version(_ name: String, _ entities: [Entity]) throws -> ModelVersion {
         try ModelVersion(name: name, entities: entities)
     }
@@ -34,8 +22,8 @@ struct MappingInferenceTests {
     }
 
     @Test func identicalVersionsCopyEveryEntity() throws {
-        let v1 = try Self.version("V1", [Self.author, Self.book])
-        let v2 = try Self.version("V2", [Self.author, Self.book])
+        let v1 = try Self.version("V1", [SmallLibrary.author, SmallLibrary.book])
+        let v2 = try Self.version("V2", [SmallLibrary.author, SmallLibrary.book])
         let model = try MappingInference.infer(from: v1, to: v2)
         #expect(model.entityMappings.map(\.kind) == [.copy, .copy])
         #expect(Self.expression(Self.mapping(model, "BookToBook"), "title") == "$source.title")
@@ -60,42 +48,45 @@ struct MappingInferenceTests {
     ])
     func attributeChangesAreInferred(change: String, attribute: Attribute, property: String, expected: String??) throws
     {
-        var changed = Self.book
+        var changed = SmallLibrary.book
         changed.attributes.removeAll { $0.name == "title" && attribute.renamingIdentifier == "title" }
         changed.attributes.append(attribute)
         let model = try MappingInference.infer(
-            from: try Self.version("V1", [Self.author, Self.book]), to: try Self.version("V2", [Self.author, changed]))
+            from: try Self.version("V1", [SmallLibrary.author, SmallLibrary.book]),
+            to: try Self.version("V2", [SmallLibrary.author, changed]))
         let mapping = try #require(Self.mapping(model, "BookToBook"))
         #expect(mapping.kind == .transform, "\(change)")
         #expect(Self.expression(mapping, property) == expected, "\(change)")
     }
 
     @Test func removedAttributeAndOptionalityChangeWithDefault() throws {
-        var changed = Self.book
+        var changed = SmallLibrary.book
         changed.attributes = [Attribute(name: "title", type: .string)]
         let removed = try MappingInference.infer(
-            from: try Self.version("V1", [Self.author, Self.book]), to: try Self.version("V2", [Self.author, changed]))
+            from: try Self.version("V1", [SmallLibrary.author, SmallLibrary.book]),
+            to: try Self.version("V2", [SmallLibrary.author, changed]))
         #expect(Self.mapping(removed, "BookToBook")?.attributeMappings.map(\.name) == ["title"])
 
         changed.attributes.append(Attribute(name: "pages", type: .integer32, defaultValue: .integer(1)))
         let required = try MappingInference.infer(
-            from: try Self.version("V1", [Self.author, Self.book]), to: try Self.version("V2", [Self.author, changed]))
+            from: try Self.version("V1", [SmallLibrary.author, SmallLibrary.book]),
+            to: try Self.version("V2", [SmallLibrary.author, changed]))
         // Objects that had no value get the default, as Core Data fills them.
         #expect(Self.expression(Self.mapping(required, "BookToBook"), "pages") == "coalesce($source.pages, 1)")
     }
 
     @Test func renamesAreFollowedAcrossVersions() throws {
-        let v1 = try Self.version("V1", [Self.author, Self.book])
-        var second = Self.book
+        let v1 = try Self.version("V1", [SmallLibrary.author, SmallLibrary.book])
+        var second = SmallLibrary.book
         second.attributes[0] = Attribute(name: "heading", type: .string, renamingIdentifier: "title")
-        let v2 = try Self.version("V2", [Self.author, second])
-        var third = Self.book
+        let v2 = try Self.version("V2", [SmallLibrary.author, second])
+        var third = SmallLibrary.book
         third.name = "Volume"
         third.renamingIdentifier = "Book"
         third.attributes[0] = Attribute(name: "caption", type: .string, renamingIdentifier: "heading")
         third.relationships[0].name = "writer"
         third.relationships[0].renamingIdentifier = "author"
-        var author = Self.author
+        var author = SmallLibrary.author
         author.relationships[0] = Relationship(name: "books", destination: "Volume", inverse: "writer", isToMany: true)
         let v3 = try Self.version("V3", [author, third])
 
@@ -109,14 +100,14 @@ struct MappingInferenceTests {
     }
 
     @Test func relationshipChangesAreInferred() throws {
-        let v1 = try Self.version("V1", [Self.author, Self.book])
+        let v1 = try Self.version("V1", [SmallLibrary.author, SmallLibrary.book])
         // to-one → to-many (Book.author becomes Book.authors, a many-to-many), ordered books.
-        var book = Self.book
+        var book = SmallLibrary.book
         book.relationships = [
             Relationship(
                 name: "authors", destination: "Author", inverse: "books", isToMany: true, renamingIdentifier: "author")
         ]
-        var author = Self.author
+        var author = SmallLibrary.author
         author.relationships = [
             Relationship(name: "books", destination: "Book", inverse: "authors", isToMany: true, isOrdered: true)
         ]
@@ -126,11 +117,11 @@ struct MappingInferenceTests {
     }
 
     @Test func entitiesAddedRemovedAndRenamed() throws {
-        let v1 = try Self.version("V1", [Self.author, Self.book, Entity(name: "Shelf")])
-        var writer = Self.author
+        let v1 = try Self.version("V1", [SmallLibrary.author, SmallLibrary.book, Entity(name: "Shelf")])
+        var writer = SmallLibrary.author
         writer.name = "Writer"
         writer.renamingIdentifier = "Author"
-        var book = Self.book
+        var book = SmallLibrary.book
         book.relationships[0] = Relationship(name: "author", destination: "Writer", inverse: "books")
         let v2 = try Self.version("V2", [writer, book, Entity(name: "Publisher")])
         let model = try MappingInference.infer(from: v1, to: v2)
@@ -164,8 +155,8 @@ struct MappingInferenceTests {
         ("to-many to to-one", .toManyToToOne, "books"),
     ])
     func refusals(change: String, rule: InferenceError.Rule, property: String) throws {
-        var author = Self.author
-        var book = Self.book
+        var author = SmallLibrary.author
+        var book = SmallLibrary.book
         switch change {
         case "type change": book.attributes[1] = Attribute(name: "pages", type: .string, isOptional: true)
         case "required without default": book.attributes.append(Attribute(name: "isbn", type: .string))
@@ -174,7 +165,8 @@ struct MappingInferenceTests {
         }
         #expect {
             try MappingInference.infer(
-                from: try Self.version("V1", [Self.author, Self.book]), to: try Self.version("V2", [author, book]))
+                from: try Self.version("V1", [SmallLibrary.author, SmallLibrary.book]),
+                to: try Self.version("V2", [author, book]))
         } throws: { error in
             let error = try #require(error as? InferenceError)
             let problem = try #require(error.problems.first { $0.rule == rule })
@@ -200,14 +192,15 @@ struct MappingInferenceTests {
     }
 
     @Test func everyProblemIsListed() throws {
-        var book = Self.book
+        var book = SmallLibrary.book
         book.attributes = [
             Attribute(name: "title", type: .integer64), Attribute(name: "pages", type: .string),
             Attribute(name: "isbn", type: .string),
         ]
         #expect {
             try MappingInference.infer(
-                from: try Self.version("V1", [Self.author, Self.book]), to: try Self.version("V2", [Self.author, book]))
+                from: try Self.version("V1", [SmallLibrary.author, SmallLibrary.book]),
+                to: try Self.version("V2", [SmallLibrary.author, book]))
         } throws: { error in
             (error as? InferenceError)?.problems.count == 4
         }
