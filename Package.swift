@@ -42,7 +42,7 @@ let package = Package(
         .target(name: "MappingModel", dependencies: ["ObjectModel", .product(name: "Yams", package: "Yams")]),
         .target(
             name: "MigrationEngine",
-            dependencies: ["ObjectModel", "PersistentStore", "MappingModel", "SQLiteDatabase"]
+            dependencies: ["ObjectModel", "PersistentStore", "MappingModel", "SQLiteDatabase", "Instrumentation"]
         ),
         .target(
             name: "DataGeneration", dependencies: ["PersistentStore", "ObjectModel", "SQLiteDatabase", "Instrumentation"]),

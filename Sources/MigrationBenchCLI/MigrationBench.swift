@@ -13,6 +13,8 @@ struct MigrationBench: ParsableCommand {
             ModelsCommand.self,
             GenerateCommand.self,
             InspectCommand.self,
+            PlanCommand.self,
+            MigrateCommand.self,
             VerifyCommand.self,
             BenchmarkCommand.self,
         ]

@@ -20,24 +20,29 @@ final class ProgressBar {
 
     func update(done: Int, total: Int, unit: String) {
         let fraction = total > 0 ? min(Double(done) / Double(total), 1) : 1
+        draw(fraction: fraction, detail: "\(Self.grouped(done))/\(Self.grouped(total)) \(unit)", isLast: done >= total)
+    }
+
+    /// Shows `fraction` of the work done, with a short text saying where the work is.
+    func update(fraction: Double, detail: String) {
+        draw(fraction: fraction, detail: detail, isLast: fraction >= 1)
+    }
+
+    private func draw(fraction: Double, detail: String, isLast: Bool) {
         let elapsed = ContinuousClock.now - start
         if isTerminal {
-            guard ContinuousClock.now - lastDraw >= .milliseconds(100) || done >= total else { return }
+            guard ContinuousClock.now - lastDraw >= .milliseconds(100) || isLast else { return }
             lastDraw = .now
             let width = 30
             let filled = Int(fraction * Double(width))
             let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-            let line =
-                "\r\(label) \(bar) \(Int(fraction * 100))% \(Self.grouped(done))/\(Self.grouped(total)) \(unit)"
-                + "  \(Self.seconds(elapsed))\u{1b}[K"
+            let line = "\r\(label) \(bar) \(Int(fraction * 100))% \(detail)  \(Self.seconds(elapsed))\u{1b}[K"
             FileHandle.standardError.write(Data(line.utf8))
         } else {
             let tenth = Int(fraction * 10)
             guard tenth > lastTenth else { return }
             lastTenth = tenth
-            printError(
-                "\(label): \(tenth * 10)% (\(Self.grouped(done))/\(Self.grouped(total)) \(unit), \(Self.seconds(elapsed)))"
-            )
+            printError("\(label): \(tenth * 10)% (\(detail), \(Self.seconds(elapsed)))")
         }
     }
 

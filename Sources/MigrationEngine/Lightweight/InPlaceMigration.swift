@@ -33,8 +33,13 @@ public struct InPlaceMigration: Sendable {
 
     /// Migrates the store at `path`, which must be at the plan's source version.
     ///
-    /// - Parameter progress: called after each chunk with the rows copied so far and the rows in all.
-    public func run(storeAt path: String, progress: ((Int, Int) -> Void)? = nil) throws -> Result {
+    /// - Parameters:
+    ///   - progress: called after each chunk with the rows copied so far and the rows in all.
+    ///   - shouldCancel: asked after each chunk; returning true rolls the whole step back and throws
+    ///     ``MigrationError/Code/cancelled``.
+    public func run(
+        storeAt path: String, progress: ((Int, Int) -> Void)? = nil, shouldCancel: () -> Bool = { false }
+    ) throws -> Result {
         let store = try Store.open(at: path, version: plan.source)
         let connection = store.connection
         let source = store.layout
@@ -64,6 +69,7 @@ public struct InPlaceMigration: Sendable {
                     done += copied
                     if copy.isJoin { joinRows += copied }
                     progress?(min(done, total), total)
+                    if shouldCancel() { throw MigrationError(.cancelled, "the migration was cancelled") }
                 }
             }
             for statement in alterations.values.flatMap({ $0 }) { try connection.execute(statement) }

@@ -14,6 +14,12 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
         case cancelled
         /// The stores could not be read or written.
         case store
+        /// The migration chain is invalid, or has no path from the store's version to the target.
+        case chain
+        /// A step of the plan cannot run: no mapping model for it, and its mapping cannot be inferred.
+        case plan
+        /// A file could not be created, written, synced or renamed (no space, read-only folder, …).
+        case fileSystem
     }
 
     /// What kind of failure this is.

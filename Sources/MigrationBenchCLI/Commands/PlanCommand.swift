@@ -1,0 +1,46 @@
+import ArgumentParser
+import MigrationEngine
+
+/// `migration-bench plan`: the steps a store needs, before anything runs.
+struct PlanCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "plan",
+        abstract: "List the migration steps a store needs to reach a version, without changing anything.",
+        discussion: """
+            The store's version is detected from the hashes in its metadata. Each step is lightweight (inferred, \
+            run as SQL inside the store) or heavyweight (run with the mapping model given for it). A store \
+            already at the target needs no step. JSON: {"from": "V1", "to": "V3", "steps": [{"from": "V1", \
+            "to": "V2", "kind": "lightweight"}, …]}.
+            """)
+
+    @OptionGroup var options: ChainOptions
+
+    @Flag(name: .long, help: "Print JSON instead of text.")
+    var json = false
+
+    func run() throws {
+        try reportingInputErrors {
+            let plan = try options.migrator().requiredMigrations(forStoreAt: options.store, to: options.to)
+            if json {
+                try printJSON(PlanJSON(from: plan.from, to: plan.to, steps: plan.steps.map(\.summary)))
+                return
+            }
+            guard !plan.isEmpty else {
+                print("\(options.store) is at \(plan.from): no migration needed")
+                return
+            }
+            print("\(options.store): \(plan.from) → \(plan.to) in \(plan.steps.count) step(s)")
+            for (index, step) in plan.steps.enumerated() {
+                let passes = step.kind == .heavyweight ? ", \(step.mappingModels.count) pass(es)" : ""
+                let through = step.through.isEmpty ? "" : " through \(step.through.joined(separator: ", "))"
+                print("  \(index + 1). \(step.name)\(through): \(step.kind.rawValue)\(passes)")
+            }
+        }
+    }
+
+    private struct PlanJSON: Encodable {
+        let from: String
+        let to: String
+        let steps: [MigrationStepPlan.Summary]
+    }
+}

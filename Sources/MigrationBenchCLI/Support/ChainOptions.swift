@@ -1,0 +1,59 @@
+public import ArgumentParser
+import Foundation
+import MappingModel
+public import MigrationEngine
+import ObjectModel
+
+extension PassMode: ExpressibleByArgument {}
+extension StorageMode: ExpressibleByArgument {}
+extension MigrationPath: ExpressibleByArgument {}
+
+/// The options that say where a store migrates to and how: `plan` and `migrate` share them.
+struct ChainOptions: ParsableArguments {
+    @Argument(help: ArgumentHelp("The store (an SQLite file in Core Data's layout).", valueName: "store"))
+    var store: String
+
+    @OptionGroup var model: ModelOptions
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The version to migrate to (default: the model's current version).", valueName: "version"))
+    var to: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "The migration chain, as versions oldest first separated by commas (V1,V2,V3). Repeat it for a tree: "
+                + "paths that join and lead to one version. Default: the model's versions in order.",
+            valueName: "versions"))
+    var chain: [String] = []
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A mapping model file for a heavyweight step; it names the versions it migrates between. Several for "
+                + "one step run as passes, in order. Steps without one are inferred (lightweight).",
+            valueName: "file"))
+    var mapping: [String] = []
+
+    @Option(name: .long, help: "One step per link of the chain, or lightweight links merged into direct steps.")
+    var path: MigrationPath = .chained
+
+    @Option(name: .long, help: "How a heavyweight step's mapping model is split into passes: single or per-entity.")
+    var passes: PassMode = .single
+
+    /// The model history and a migrator set up from these options.
+    func migrator() throws -> StoreMigrator {
+        let history = try model.load()
+        let mappings = try mapping.map { path throws(MappingError) in try MappingModelLoader.load(path: path) }
+        let chain = try chain.isEmpty ? nil : MigrationChain(paths: self.chain.map(Self.versions))
+        var migrator = try StoreMigrator(history: history, chain: chain, mappingModels: mappings)
+        migrator.path = path
+        migrator.passes = passes
+        return migrator
+    }
+
+    private static func versions(_ text: String) -> [String] {
+        text.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+    }
+}

@@ -1,0 +1,172 @@
+import Foundation
+import PersistentStore
+import SQLiteDatabase
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The file operations behind a safe store replacement: checkpoints, working copies, syncs and the swap.
+///
+/// A store in WAL mode is three files: the database, its `-wal` log, whose frames SQLite applies to the
+/// database when it opens it, and the `-shm` index of that log. A `-wal` left beside a database it does not
+/// belong to is applied to it all the same, which corrupts it — the way apps have lost stores. So the original
+/// is checkpointed first (every frame folded into the database, the log truncated to zero bytes), the new
+/// store is closed with its own log empty, and the original's sidecars are removed before the new database
+/// is renamed over the old one. At every moment the folder holds one complete store.
+enum StoreFiles {
+    static let sidecars = ["-wal", "-shm", "-journal"]
+
+    /// Folds the store's write-ahead log into the database and truncates it, so that the database file alone
+    /// holds every row (a store whose rows sit only in its `-wal` keeps them).
+    static func checkpoint(_ path: String) throws(MigrationError) {
+        try fileOperation("checkpoint the store's write-ahead log", path) {
+            let connection = try Connection(path: path, mode: .readWrite)
+            // Reading the schema makes SQLite recover the log before the checkpoint.
+            _ = try connection.scalar("SELECT COUNT(*) FROM sqlite_master")
+            try connection.checkpoint(.truncate)
+        }
+    }
+
+    /// What the original's files looked like after its checkpoint, to notice a write during the migration.
+    struct Snapshot: Equatable {
+        let size: Int
+        let modified: Date?
+        let logSize: Int
+    }
+
+    static func snapshot(_ path: String) -> Snapshot {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+        return Snapshot(
+            size: (attributes?[.size] as? Int) ?? -1, modified: attributes?[.modificationDate] as? Date,
+            logSize: size(of: path + "-wal") ?? 0)
+    }
+
+    /// Copies the database file (checkpointed, so complete on its own) and syncs the copy.
+    static func copy(_ source: String, to destination: String) throws(MigrationError) {
+        try fileOperation("copy the store to '\(destination)'", source) {
+            try FileManager.default.copyItem(atPath: source, toPath: destination)
+            try sync(destination)
+        }
+    }
+
+    /// Makes a finished store a single, durable file: its log checkpointed and gone, its data synced.
+    static func seal(_ path: String) throws(MigrationError) {
+        try checkpoint(path)
+        for suffix in sidecars {
+            if let length = size(of: path + suffix), length > 0, suffix != "-shm" {
+                throw MigrationError(
+                    .fileSystem, "\(path + suffix) still holds \(length) bytes after the checkpoint; not swapping")
+            }
+            try? FileManager.default.removeItem(atPath: path + suffix)
+        }
+        try fileOperation("sync the migrated store", path) { try sync(path) }
+    }
+
+    /// Swaps `replacement` in for `original`: removes the original's (empty) sidecars, renames the new
+    /// database over the old one in one atomic step, and syncs the folder.
+    ///
+    /// - Parameter event: told after the sidecars are gone and after the rename, for tests that kill there.
+    static func replace(
+        _ original: String, with replacement: String, expecting snapshot: Snapshot,
+        event: (SafeReplacementEvent) -> Void
+    ) throws(MigrationError) {
+        guard self.snapshot(original) == snapshot else {
+            throw MigrationError(
+                .fileSystem,
+                "\(original) changed while it was being migrated (another process wrote to it); it was left as it "
+                    + "is and the migrated copy was discarded")
+        }
+        try fileOperation("remove the store's sidecar files", original) {
+            for suffix in sidecars where FileManager.default.fileExists(atPath: original + suffix) {
+                try FileManager.default.removeItem(atPath: original + suffix)
+            }
+        }
+        event(.sidecarsRemoved)
+        guard rename(replacement, original) == 0 else {
+            throw MigrationError(
+                .fileSystem,
+                "cannot rename '\(replacement)' to '\(original)': \(String(cString: strerror(errno))); the original "
+                    + "store is intact")
+        }
+        event(.renamed)
+        try fileOperation("sync the store's folder (the store was migrated and replaced)", original) {
+            try sync(folder(of: original), directory: true)
+        }
+    }
+
+    /// Removes a working store and its sidecars.
+    static func remove(_ path: String) {
+        Store.remove(at: path)
+    }
+
+    /// Working stores a killed migration left beside `original` (`<name>.migrating-<n>` and their sidecars).
+    static func leftovers(of original: String) -> [String] {
+        let folder = folder(of: original)
+        let prefix = (original as NSString).lastPathComponent + ".migrating-"
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        return names.filter { $0.hasPrefix(prefix) }.sorted().map { (folder as NSString).appendingPathComponent($0) }
+    }
+
+    static func folder(of path: String) -> String {
+        let folder = (path as NSString).deletingLastPathComponent
+        return folder.isEmpty ? "." : folder
+    }
+
+    static func size(of path: String) -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
+    }
+
+    private static func sync(_ path: String, directory: Bool = false) throws {
+        let descriptor = open(path, directory ? O_RDONLY | O_DIRECTORY : O_RDWR)
+        guard descriptor >= 0 else { throw POSIXFailure(operation: "open", errno: errno) }
+        defer { close(descriptor) }
+        guard fsync(descriptor) == 0 else { throw POSIXFailure(operation: "fsync", errno: errno) }
+    }
+
+    private struct POSIXFailure: Error, CustomStringConvertible {
+        let operation: String
+        let errno: Int32
+        var description: String { "\(operation): \(String(cString: strerror(errno)))" }
+    }
+
+    /// Runs a file operation, turning any failure into a ``MigrationError`` that names the file and what
+    /// was being done.
+    private static func fileOperation(_ what: String, _ path: String, _ body: () throws -> Void) throws(MigrationError)
+    {
+        do {
+            try body()
+        } catch let error as MigrationError {
+            throw error
+        } catch {
+            throw MigrationError(.fileSystem, "\(path): cannot \(what): \(error)")
+        }
+    }
+}
+
+/// Moments of a safe replacement, reported to ``StoreMigrator/onEvent`` (tests kill the process there).
+public enum SafeReplacementEvent: Sendable, Hashable, CustomStringConvertible {
+    /// The original store's write-ahead log is folded into its database file.
+    case sourceCheckpointed
+    /// A step finished; its result is a complete working store beside the original.
+    case stepFinished(Int)
+    /// The migrated store is sealed (one synced file); the original is untouched.
+    case sealed
+    /// The original's empty sidecar files are gone; the original database is still in place.
+    case sidecarsRemoved
+    /// The migrated store has replaced the original.
+    case renamed
+
+    /// `step-finished-1`, `sidecars-removed`, …: the names the command line's hidden `--pause-at` takes.
+    public var description: String {
+        switch self {
+        case .sourceCheckpointed: "source-checkpointed"
+        case .stepFinished(let step): "step-finished-\(step)"
+        case .sealed: "sealed"
+        case .sidecarsRemoved: "sidecars-removed"
+        case .renamed: "renamed"
+        }
+    }
+}

@@ -1,0 +1,390 @@
+import Foundation
+import Instrumentation
+public import MappingModel
+public import ObjectModel
+public import PersistentStore
+
+/// Migrates a store across a chain of model versions, safely: Core Data's `NSStagedMigrationManager` with
+/// CoreStore's `MigrationChain`, and a file swap that cannot lose the store.
+///
+/// ```swift
+/// let migrator = try StoreMigrator(history: history, mappingModels: [v1ToV2])
+/// let plan = try migrator.requiredMigrations(forStoreAt: "Library.sqlite")   // V1 → V2 heavyweight, V2 → V3 lightweight
+/// let outcome = try migrator.migrateStore(at: "Library.sqlite") { print($0.localizedDescription) }
+/// ```
+///
+/// How the store is kept safe: the original's write-ahead log is checkpointed into its database file first;
+/// every step runs on working stores beside the original (`<name>.migrating-<n>`), never on the original;
+/// the finished store is sealed into one synced file; then the original's empty sidecars are removed and the
+/// new database renamed over the old one, atomically. A failure, a cancellation or a kill at any moment
+/// leaves the original store complete at its old version, or the new store complete at the new one.
+/// Working stores a killed migration left behind are removed by the next migration of the same store.
+public struct StoreMigrator: Sendable {
+    /// The model versions.
+    public let history: ModelHistory
+    /// The versions a store may pass through; by default the history's versions in order.
+    public let chain: MigrationChain
+    /// Mapping models for heavyweight steps, each naming the versions it migrates between. Several for one
+    /// step run as passes, in the order given.
+    public let mappingModels: [MappingModel]
+    /// Handlers around steps (custom stages).
+    public let stages: [MigrationStage]
+    /// The policies mapping models may name.
+    public var policies: PolicyRegistry = .builtIn()
+    /// How heavyweight steps run.
+    public var options = MigrationOptions()
+    /// How a heavyweight step's mapping model is split into passes.
+    public var passes = PassMode.single
+    /// Which path the migration takes through the chain.
+    public var path = MigrationPath.chained
+    /// Told at each moment of the safe replacement; for tests that kill the process there.
+    public var onEvent: (@Sendable (SafeReplacementEvent) -> Void)?
+
+    /// A migrator over `history`.
+    ///
+    /// - Throws: ``MigrationError/Code/chain`` when the chain names a version the history lacks;
+    ///   ``MigrationError/Code/plan`` when a mapping model does not name its versions, names unknown ones, or
+    ///   a stage names a step the chain lacks.
+    public init(
+        history: ModelHistory,
+        chain: MigrationChain? = nil,
+        mappingModels: [MappingModel] = [],
+        stages: [MigrationStage] = []
+    ) throws(MigrationError) {
+        self.history = history
+        if let chain {
+            self.chain = chain
+        } else {
+            self.chain = try MigrationChain(history.versions.map(\.name))
+        }
+        self.mappingModels = mappingModels
+        self.stages = stages
+        for version in self.chain.versions where history.version(named: version) == nil {
+            throw MigrationError(
+                .chain, "the chain names version '\(version)', which the model \(history.source ?? "") lacks")
+        }
+        for model in mappingModels {
+            let file = model.file.map { " (\($0))" } ?? ""
+            guard let from = model.sourceVersion, let to = model.destinationVersion else {
+                throw MigrationError(
+                    .plan,
+                    "mapping model '\(model.name)'\(file) does not say which versions it migrates between: give it "
+                        + "sourceVersion and destinationVersion")
+            }
+            for version in [from, to] where history.version(named: version) == nil {
+                throw MigrationError(
+                    .plan, "mapping model '\(model.name)'\(file) names version '\(version)', which the model lacks")
+            }
+        }
+        for stage in stages where self.chain.successors[stage.from] != stage.to {
+            throw MigrationError(
+                .plan, "a stage is given for \(stage.from) → \(stage.to), which is not a step of the chain")
+        }
+    }
+
+    // MARK: - Planning
+
+    /// The version a store is at, detected from the hashes in its metadata.
+    ///
+    /// - Throws: ``MigrationError/Code/plan`` naming the entities whose hashes match no version.
+    public func version(ofStoreAt path: String) throws -> ModelVersion {
+        let metadata = try Store.metadata(at: path)
+        guard let version = history.version(matching: metadata.versionHashes) else {
+            let current = history.currentVersion
+            throw MigrationError(
+                .plan,
+                "\(path): the store matches no version of the model; against the current version '\(current.name)' "
+                    + "these entities differ: \(metadata.mismatchedEntities(against: current).joined(separator: ", "))")
+        }
+        return version
+    }
+
+    /// Every step from the store's version to `target` (the current version by default), worked out before
+    /// anything runs; empty when the store is already at the target.
+    public func requiredMigrations(forStoreAt path: String, to target: String? = nil) throws -> MigrationPlan {
+        try plan(from: try version(ofStoreAt: path).name, to: target ?? history.currentVersionName)
+    }
+
+    /// The steps from version `source` to version `destination`.
+    ///
+    /// - Throws: ``MigrationError/Code/chain`` for a version outside the chain, a backwards step or no path;
+    ///   ``MigrationError/Code/plan`` for a step with no mapping model whose mapping cannot be inferred.
+    public func plan(from source: String, to destination: String) throws(MigrationError) -> MigrationPlan {
+        let versions = try chain.path(from: source, to: destination)
+        var steps = try zip(versions, versions.dropFirst()).map { from, to throws(MigrationError) in
+            try link(from: from, to: to)
+        }
+        if path == .direct { steps = direct(steps) }
+        return MigrationPlan(from: source, to: destination, steps: steps)
+    }
+
+    private func link(from: String, to: String) throws(MigrationError) -> MigrationStepPlan {
+        let models = mappingModels.filter { $0.sourceVersion == from && $0.destinationVersion == to }
+        if !models.isEmpty {
+            let split = passes == .perEntity ? models.flatMap(PassSplit.perEntity) : models
+            return MigrationStepPlan(from: from, to: to, through: [], kind: .heavyweight, mappingModels: split)
+        }
+        do {
+            let inferred = try MappingInference.infer(from: try version(from), to: try version(to))
+            return MigrationStepPlan(from: from, to: to, through: [], kind: .lightweight, mappingModels: [inferred])
+        } catch let error as InferenceError {
+            throw MigrationError(
+                .plan, "step \(from) → \(to) has no mapping model, and its mapping cannot be inferred: \(error)")
+        } catch {
+            throw error as? MigrationError ?? MigrationError(.plan, "\(error)")
+        }
+    }
+
+    /// Merges runs of lightweight links without stage handlers into single steps inferred through the
+    /// versions between; a run whose composite mapping cannot be inferred stays as it was.
+    private func direct(_ links: [MigrationStepPlan]) -> [MigrationStepPlan] {
+        var steps: [MigrationStepPlan] = []
+        var run: [MigrationStepPlan] = []
+        func flush() {
+            defer { run = [] }
+            guard run.count > 1, let first = run.first, let last = run.last,
+                let source = history.version(named: first.from), let destination = history.version(named: last.to),
+                let inferred = try? MappingInference.infer(
+                    from: source, to: destination,
+                    through: run.dropFirst().compactMap { history.version(named: $0.from) })
+            else {
+                steps += run
+                return
+            }
+            steps.append(
+                MigrationStepPlan(
+                    from: first.from, to: last.to, through: run.dropFirst().map(\.from), kind: .lightweight,
+                    mappingModels: [inferred]))
+        }
+        for link in links {
+            if link.kind == .lightweight && stage(for: link) == nil {
+                run.append(link)
+            } else {
+                flush()
+                steps.append(link)
+            }
+        }
+        flush()
+        return steps
+    }
+
+    private func version(_ name: String) throws(MigrationError) -> ModelVersion {
+        guard let version = history.version(named: name) else {
+            throw MigrationError(.chain, "the model has no version '\(name)'")
+        }
+        return version
+    }
+
+    private func stage(for step: MigrationStepPlan) -> MigrationStage? {
+        stages.first { $0.from == step.from && $0.to == step.to }
+    }
+
+    // MARK: - Migrating
+
+    /// What a migration did.
+    public struct Outcome: Sendable, Hashable {
+        /// The plan it followed.
+        public let plan: MigrationPlan
+        /// Each step run, in order.
+        public let steps: [StepOutcome]
+    }
+
+    /// What one step did.
+    public struct StepOutcome: Sendable, Hashable, Codable {
+        /// The step.
+        public let step: MigrationStepPlan.Summary
+        /// Wall-clock seconds the step took, handlers included.
+        public let seconds: Double
+        /// Passes run (1 for a lightweight step).
+        public let passes: Int
+        /// Objects in the store after the step.
+        public let objects: Int
+    }
+
+    /// Migrates the store at `path` to `target` (the current version by default), in place and safely.
+    ///
+    /// - Parameters:
+    ///   - progress: one value for the whole migration, whose fraction never goes backwards.
+    ///   - shouldCancel: asked often; returning true stops the migration, removes every working file, and
+    ///     throws ``MigrationError/Code/cancelled`` with the original store untouched.
+    /// - Returns: what was done; no steps when the store was already at the target.
+    @discardableResult
+    public func migrateStore(
+        at path: String,
+        to target: String? = nil,
+        progress: ((StoreMigrationProgress) -> Void)? = nil,
+        shouldCancel: @escaping () -> Bool = { false }
+    ) throws -> Outcome {
+        let plan = try requiredMigrations(forStoreAt: path, to: target)
+        guard !plan.isEmpty else { return Outcome(plan: plan, steps: []) }
+        let overall = OverallProgress(steps: plan.steps, report: progress)
+        overall.preparing()
+        for leftover in StoreFiles.leftovers(of: path) { try? FileManager.default.removeItem(atPath: leftover) }
+        try StoreFiles.checkpoint(path)
+        onEvent?(.sourceCheckpointed)
+        let snapshot = StoreFiles.snapshot(path)
+
+        var working = WorkingStores(original: path)
+        do {
+            var outcomes: [StepOutcome] = []
+            for (index, step) in plan.steps.enumerated() {
+                try checkCancellation(shouldCancel)
+                outcomes.append(
+                    try run(step, index: index, working: &working, overall: overall, shouldCancel: shouldCancel))
+                onEvent?(.stepFinished(index + 1))
+            }
+            try checkCancellation(shouldCancel)
+            overall.replacing()
+            try StoreFiles.seal(working.current)
+            onEvent?(.sealed)
+            try StoreFiles.replace(path, with: working.current, expecting: snapshot) { onEvent?($0) }
+            overall.finished()
+            return Outcome(plan: plan, steps: outcomes)
+        } catch {
+            working.removeAll()
+            throw error
+        }
+    }
+
+    /// The same migration on a background task, its progress as an asynchronous sequence.
+    ///
+    /// ```swift
+    /// let (updates, result) = migrator.migrateStoreInBackground(at: "Library.sqlite")
+    /// for await update in updates { print(update.localizedDescription) }
+    /// let outcome = try await result.value
+    /// ```
+    /// Cancelling `result` cancels the migration.
+    public func migrateStoreInBackground(
+        at path: String, to target: String? = nil
+    ) -> (progress: AsyncStream<StoreMigrationProgress>, result: Task<Outcome, any Error>) {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: StoreMigrationProgress.self, bufferingPolicy: .bufferingNewest(64))
+        let task = Task.detached { [self] in
+            defer { continuation.finish() }
+            return try migrateStore(
+                at: path, to: target, progress: { continuation.yield($0) }, shouldCancel: { Task.isCancelled })
+        }
+        return (stream, task)
+    }
+
+    private func checkCancellation(_ shouldCancel: () -> Bool) throws(MigrationError) {
+        if shouldCancel() { throw MigrationError(.cancelled, "the migration was cancelled") }
+    }
+
+    private func run(
+        _ step: MigrationStepPlan, index: Int, working: inout WorkingStores, overall: OverallProgress,
+        shouldCancel: @escaping () -> Bool
+    ) throws -> StepOutcome {
+        let start = ContinuousClock.now
+        let source = try version(step.from)
+        let destination = try version(step.to)
+        let handlers = stage(for: step)
+        // The original is only ever read: work that writes in place needs a working copy first.
+        if step.kind == .lightweight || handlers?.willMigrate != nil { try working.makeWritable() }
+        if let willMigrate = handlers?.willMigrate {
+            try willMigrate(
+                StageContext(step: step.summary, store: try Store.open(at: working.current, version: source)))
+        }
+        overall.step(index, fraction: 0)
+        let passes: Int
+        switch step.kind {
+        case .lightweight:
+            let lightweight = try MappingInference.plan(
+                from: source, to: destination,
+                through: try step.through.map { name throws(MigrationError) in try version(name) })
+            _ = try InPlaceMigration(plan: lightweight).run(
+                storeAt: working.current,
+                progress: { done, total in overall.step(index, fraction: total > 0 ? Double(done) / Double(total) : 1)
+                },
+                shouldCancel: shouldCancel)
+            passes = 1
+        case .heavyweight:
+            let manager = MigrationManager(
+                source: source, destination: destination, policies: policies, options: options)
+            let target = working.next()
+            let report = try manager.migrate(
+                storeAt: working.current, to: target, mappingModels: step.mappingModels,
+                progress: { overall.step(index, fraction: $0.fractionCompleted, detail: $0) },
+                shouldCancel: shouldCancel)
+            working.advance(to: target)
+            passes = report.passes
+        }
+        let store = try Store.open(at: working.current, version: destination)
+        if let didMigrate = handlers?.didMigrate { try didMigrate(StageContext(step: step.summary, store: store)) }
+        let objects = try store.objectCounts().values.reduce(0, +)
+        overall.step(index, fraction: 1)
+        return StepOutcome(
+            step: step.summary, seconds: (ContinuousClock.now - start).seconds, passes: passes, objects: objects)
+    }
+}
+
+/// The working stores of one migration, beside the original: `<name>.migrating-1`, `-2`, …
+private struct WorkingStores {
+    let original: String
+    private(set) var current: String
+    private var made: [String] = []
+
+    init(original: String) {
+        self.original = original
+        self.current = original
+    }
+
+    /// A new working store's path.
+    mutating func next() -> String {
+        let path = "\(original).migrating-\(made.count + 1)"
+        made.append(path)
+        return path
+    }
+
+    /// Makes `path` the current store, removing the working store it replaces.
+    mutating func advance(to path: String) {
+        if current != original { Store.remove(at: current) }
+        current = path
+    }
+
+    /// Makes the current store a working copy if it is still the original.
+    mutating func makeWritable() throws(MigrationError) {
+        guard current == original else { return }
+        let copy = next()
+        try StoreFiles.copy(original, to: copy)
+        current = copy
+    }
+
+    /// Removes every working store made (after a rename, the last one is the original's new content and is
+    /// no longer at its working path).
+    func removeAll() {
+        for path in made { Store.remove(at: path) }
+    }
+}
+
+/// Handlers run around one step of the chain: Core Data's `NSCustomMigrationStage`.
+public struct MigrationStage: Sendable {
+    /// A handler; it may read and write the store it is given.
+    public typealias Handler = @Sendable (StageContext) throws -> Void
+
+    /// The version the step starts from.
+    public let from: String
+    /// The version the step ends at.
+    public let to: String
+    /// Runs on the working store at `from` before the step.
+    public let willMigrate: Handler?
+    /// Runs on the working store at `to` after the step.
+    public let didMigrate: Handler?
+
+    /// Handlers for the step `from` → `to`.
+    public init(from: String, to: String, willMigrate: Handler? = nil, didMigrate: Handler? = nil) {
+        self.from = from
+        self.to = to
+        self.willMigrate = willMigrate
+        self.didMigrate = didMigrate
+    }
+}
+
+/// What a stage handler is given: the step, and the working store at that point (never the original).
+public struct StageContext {
+    /// The step the handler runs around.
+    public let step: MigrationStepPlan.Summary
+    /// The working store, open at the step's source version (will-migrate) or destination version
+    /// (did-migrate).
+    public let store: Store
+}
