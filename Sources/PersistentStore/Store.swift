@@ -219,9 +219,17 @@ public final class Store {
         do {
             row = try connection.rows("SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1").first ?? []
         } catch {
-            let reason =
-                error.primaryCode == 26 ? "not an SQLite database" : "no Z_METADATA table: not a Core Data store"
-            throw StoreError(.notAStore, reason, path: path, underlying: error)
+            switch error.primaryCode {
+            case 26:  // SQLITE_NOTADB
+                throw StoreError(.notAStore, "not an SQLite database", path: path, underlying: error)
+            case 1:  // SQLITE_ERROR: no such table
+                throw StoreError(
+                    .notAStore, "no Z_METADATA table: not a Core Data store", path: path, underlying: error)
+            default:
+                // A store in WAL mode needs its -shm file, which SQLite cannot create in a folder it cannot write.
+                throw StoreError(
+                    .notAStore, "cannot read the store (is its folder writable?)", path: path, underlying: error)
+            }
         }
         guard row.count == 2, let plist = row[1].bytes else {
             throw StoreError(.notAStore, "Z_METADATA holds no metadata row: not a Core Data store", path: path)

@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import Testing
 
 /// The built `migration-bench` executable, run in a child process as a user would run it.
@@ -49,8 +50,8 @@ enum Executable {
         let name = UUID().uuidString
         let outputURL = folder.appendingPathComponent("\(name).out")
         let errorURL = folder.appendingPathComponent("\(name).err")
-        FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errorURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
         defer {
             try? FileManager.default.removeItem(at: outputURL)
             try? FileManager.default.removeItem(at: errorURL)
@@ -75,6 +76,48 @@ enum Executable {
             status: process.terminationStatus,
             output: try String(contentsOf: outputURL, encoding: .utf8),
             error: try String(contentsOf: errorURL, encoding: .utf8))
+    }
+
+    /// A running `migration-bench`, for tests that kill it.
+    struct Started {
+        let process: Process
+        let errorURL: URL
+
+        /// What it has written to standard error so far.
+        var error: String { (try? String(contentsOf: errorURL, encoding: .utf8)) ?? "" }
+
+        /// Waits until standard error contains `text` or the process ends; false after `timeout`.
+        func wait(for text: String, timeout: Duration = .seconds(120)) -> Bool {
+            let deadline = ContinuousClock.now + timeout
+            while ContinuousClock.now < deadline {
+                if error.contains(text) { return true }
+                if !process.isRunning { return error.contains(text) }
+                usleep(5_000)
+            }
+            return false
+        }
+
+        /// Sends SIGKILL and waits for the process to end.
+        func kill() {
+            Glibc.kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+    }
+
+    /// Starts `migration-bench arguments` without waiting for it; standard output is discarded.
+    static func start(_ arguments: [String], in folder: URL) throws -> Started {
+        let executable = try #require(url, "migration-bench is not built beside the test bundle")
+        let errorURL = folder.appendingPathComponent("\(UUID().uuidString).err")
+        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = packageRoot
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: errorURL)
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return Started(process: process, errorURL: errorURL)
     }
 
     /// A fresh temporary folder for `body`, removed afterwards, also when `body` throws.

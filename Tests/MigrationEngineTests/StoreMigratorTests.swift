@@ -391,3 +391,55 @@ final class Seen: @unchecked Sendable {
     private(set) var lines: [String] = []
     func append(_ line: String) { lines.append(line) }
 }
+
+/// File-system failures, made real: a full disk (a 3 MiB tmpfs) and a folder nobody may write to (an
+/// immutable folder). Both need root, which CI has; elsewhere they do not run.
+@Suite("Whole migrations on a failing file system", .enabled(if: getuid() == 0, "needs root to mount a tmpfs"))
+struct FileSystemFailureTests {
+    private func run(_ command: String) -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
+        try? process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
+    @Test func aFullDiskIsAClearErrorAndTheOriginalIsIntact() throws {
+        try withTemporaryFolder { folder in
+            let disk = folder.appendingPathComponent("disk")
+            try FileManager.default.createDirectory(at: disk, withIntermediateDirectories: true)
+            try #require(run("mount -t tmpfs -o size=3m tmpfs '\(disk.path)'") == 0, "cannot mount a tmpfs")
+            defer { _ = run("umount '\(disk.path)'") }
+            let generated = try Library.makeStore(in: folder, size: 16_000)
+            let store = disk.appendingPathComponent("library.sqlite").path
+            try FileManager.default.copyItem(atPath: generated, toPath: store)
+            let before = try Library.dump(store)
+            #expect {
+                try ThreeVersions.migrator().migrateStore(at: store)
+            } throws: { error in
+                "\(error)".contains("full")
+            }
+            #expect(try Library.dump(store) == before)
+            #expect(try ThreeVersions.leftovers(in: disk).isEmpty)
+        }
+    }
+
+    @Test func aFolderThatCannotBeWrittenIsAClearErrorAndTheOriginalIsIntact() throws {
+        try withTemporaryFolder { folder in
+            let locked = folder.appendingPathComponent("locked")
+            try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: true)
+            let store = locked.appendingPathComponent("library.sqlite").path
+            try FileManager.default.copyItem(atPath: try Library.makeStore(in: folder), toPath: store)
+            let before = try Library.dump(store)
+            try #require(run("chattr +i '\(locked.path)'") == 0, "cannot make the folder immutable")
+            defer { _ = run("chattr -i '\(locked.path)'") }
+            #expect {
+                try ThreeVersions.migrator().migrateStore(at: store)
+            } throws: { error in
+                "\(error)".contains(store)
+            }
+            #expect(try Library.dump(store) == before)
+        }
+    }
+}
