@@ -45,12 +45,24 @@ let package = Package(
             dependencies: ["ObjectModel", "PersistentStore", "MappingModel", "SQLiteDatabase", "Instrumentation"]
         ),
         .target(
-            name: "DataGeneration", dependencies: ["PersistentStore", "ObjectModel", "SQLiteDatabase", "Instrumentation"]),
+            name: "DataGeneration",
+            dependencies: [
+                "PersistentStore", "ObjectModel", "SQLiteDatabase", "Instrumentation",
+                .product(name: "Yams", package: "Yams"),
+            ]),
         .target(
             name: "IntegrityVerification",
             dependencies: ["ObjectModel", "PersistentStore", "MappingModel", "SQLiteDatabase"]
         ),
         .target(name: "Instrumentation"),
+
+        .target(
+            name: "ScenarioRunner",
+            dependencies: [
+                "DataGeneration", "Instrumentation", "IntegrityVerification", "MappingModel", "MigrationEngine",
+                "ObjectModel", "PersistentStore", "SQLiteDatabase", .product(name: "Yams", package: "Yams"),
+            ]
+        ),
 
         // The command-line tool; the only target that links jemalloc.
         .executableTarget(
@@ -64,6 +76,7 @@ let package = Package(
                 "MigrationEngine",
                 "ObjectModel",
                 "PersistentStore",
+                "ScenarioRunner",
                 "SQLiteDatabase",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),

@@ -17,6 +17,7 @@ struct MigrationBench: ParsableCommand {
             MigrateCommand.self,
             VerifyCommand.self,
             BenchmarkCommand.self,
+            RunCellCommand.self,
         ]
     )
 }

@@ -90,17 +90,7 @@ struct GenerateCommand: ParsableCommand {
     }
 
     static func loadDataset(_ path: String) throws -> Dataset {
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw InputError("\(path): cannot read the dataset: \(error.localizedDescription)")
-        }
-        do {
-            return try YAMLDecoder().decode(Dataset.self, from: text)
-        } catch let error as DecodingError {
-            throw InputError("\(path): \(describe(error))")
-        }
+        try Dataset.load(path: path)
     }
 }
 
@@ -138,23 +128,6 @@ struct GenerateReport: Encodable {
 
     enum CodingKeys: String, CodingKey {
         case version, seed, objects, relationships, seconds, peakHeapBytes, maxResidentBytes
-    }
-}
-
-/// A decoding error as one line: the path of keys and what was wrong.
-func describe(_ error: DecodingError) -> String {
-    func path(_ keys: [any CodingKey]) -> String {
-        keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingCharacters(in: ["."])
-    }
-    switch error {
-    case .typeMismatch(_, let context), .valueNotFound(_, let context), .dataCorrupted(let context):
-        let at = path(context.codingPath)
-        return (at.isEmpty ? "" : "\(at): ") + context.debugDescription
-    case .keyNotFound(let key, let context):
-        let at = path(context.codingPath + [key])
-        return "\(at): required key is missing"
-    @unknown default:
-        return "\(error)"
     }
 }
 

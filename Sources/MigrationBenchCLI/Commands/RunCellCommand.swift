@@ -1,0 +1,43 @@
+import ArgumentParser
+import Foundation
+import MigrationEngine
+import ScenarioRunner
+
+/// `migration-bench run-cell`: one repetition of one cell, in the process `run` starts for it.
+struct RunCellCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run-cell",
+        abstract: "Run one repetition of one scenario cell and write its measurements as JSON (used by 'run').",
+        shouldDisplay: false)
+
+    @Option(name: .long, help: "The scenario file.")
+    var scenario: String
+
+    @Option(name: .long, help: "Objects in the generated store.")
+    var size: Int
+
+    @Option(name: .long) var passes: PassMode = .single
+    @Option(name: .long) var storage: StorageMode = .streaming
+    @Option(name: .long) var path: MigrationPath = .chained
+
+    @Option(name: .long, help: "A folder for the cell's stores.")
+    var folder: String
+
+    @Option(name: .long, help: "Where the measurements go.")
+    var output: String
+
+    func run() throws {
+        try reportingInputErrors {
+            let scenario = try ScenarioLoader.load(path: self.scenario)
+            let spec = CellSpec(
+                scenarioFile: self.scenario, scenario: scenario.name, size: size,
+                mode: CellMode(passes: passes, storage: storage, path: path))
+            let sample = try CellExecution(
+                scenario: scenario, spec: spec, heap: currentHeapStatistics(), folder: folder
+            ).run()
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            try encoder.encode(sample).write(to: URL(fileURLWithPath: output))
+        }
+    }
+}

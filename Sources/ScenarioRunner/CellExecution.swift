@@ -1,0 +1,212 @@
+import DataGeneration
+import Foundation
+public import Instrumentation
+import IntegrityVerification
+import MappingModel
+public import MigrationEngine
+import ObjectModel
+import PersistentStore
+import SQLiteDatabase
+
+/// One cell of the matrix: a scenario at one size in one mode.
+public struct CellSpec: Sendable, Hashable, Codable {
+    /// The scenario file.
+    public let scenarioFile: String
+    /// The scenario's name.
+    public let scenario: String
+    /// Objects in the generated store.
+    public let size: Int
+    /// The modes.
+    public let mode: CellMode
+
+    /// Creates a cell.
+    public init(scenarioFile: String, scenario: String, size: Int, mode: CellMode) {
+        self.scenarioFile = scenarioFile
+        self.scenario = scenario
+        self.size = size
+        self.mode = mode
+    }
+
+    /// `library-chain/100000/single+streaming+chained`.
+    public var id: String { "\(scenario)/\(size)/\(mode.slug)" }
+}
+
+/// What one run of a cell measured, written by the child process that ran it.
+public struct CellSample: Sendable, Hashable, Codable {
+    /// Every phase, in order: generate, then per step its passes and stages, the step, its verification.
+    public var phases: [PhaseSample]
+    /// The whole migration: every step together.
+    public var total: PhaseSample
+    /// Seconds the floor took: every row of each step's source copied with `INSERT … SELECT`.
+    public var floorSeconds: Double
+    /// The steps run.
+    public var steps: [MigrationStepPlan.Summary]
+    /// Objects and edges in the generated store.
+    public var objects: Int
+    public var edges: Int
+    /// The verifier's findings over every step.
+    public var verification: VerificationSummary
+    /// Heap and resident memory over the migration, sampled every 20 ms.
+    public var memorySeries: [MemoryPoint]
+}
+
+/// The verifier's findings for a cell, over all its steps.
+public struct VerificationSummary: Sendable, Hashable, Codable {
+    /// One group of violations.
+    public struct Group: Sendable, Hashable, Codable {
+        public var kind: String
+        public var entity: String?
+        public var property: String?
+        public var count: Int
+        public var examples: [String]
+    }
+
+    /// No violation in any step.
+    public var passed: Bool
+    /// The number of checks run (groups of checks: one per kind, entity and property examined).
+    public var steps: Int
+    /// Violations, each named with its step.
+    public var violations: [Group]
+    /// Checks that could not be made.
+    public var notChecked: [String]
+}
+
+/// One sample of memory over time.
+public struct MemoryPoint: Sendable, Hashable, Codable {
+    /// Seconds since the migration started.
+    public var seconds: Double
+    /// Heap allocated; nil when jemalloc is not the allocator.
+    public var heapBytes: Int?
+    /// Resident set.
+    public var residentBytes: Int
+}
+
+/// Runs one repetition of a cell in this process: generates the source store, migrates it step by step
+/// (each step through ``StoreMigrator``, safe swap included), verifies each step with the independent
+/// verifier, and measures the floor.
+public struct CellExecution {
+    let scenario: Scenario
+    let spec: CellSpec
+    let heap: any HeapStatistics
+    let folder: String
+
+    /// A run of `spec` whose files go in `folder` (removed by the caller).
+    public init(scenario: Scenario, spec: CellSpec, heap: any HeapStatistics, folder: String) {
+        self.scenario = scenario
+        self.spec = spec
+        self.heap = heap
+        self.folder = folder
+    }
+
+    /// Runs the cell.
+    public func run() throws -> CellSample {
+        let setup = try ScenarioSetup(scenario: scenario)
+        let meter = PhaseMeter(heap: heap)
+        let source = "\(folder)/source.sqlite"
+        let generator = try StoreGenerator(
+            version: try setup.history.requireVersion(scenario.chain[0]), dataset: setup.dataset, size: spec.size)
+        meter.begin("generate")
+        let generated = try generator.generate(at: source)
+        let edges = generated.relationships.values.reduce(0, +)
+        meter.end(objects: generated.totalObjects, edges: edges)
+
+        var migrator = try setup.migrator()
+        migrator.options.storage = spec.mode.storage
+        migrator.options.crossPassRelationships = scenario.crossPass
+        migrator.passes = spec.mode.passes
+        migrator.path = spec.mode.path
+        let plan = try migrator.plan(from: scenario.chain[0], to: scenario.chain[scenario.chain.count - 1])
+
+        var current = source
+        var stepPhases: [PhaseSample] = []
+        var floorSeconds = 0.0
+        var verification = VerificationSummary(passed: true, steps: 0, violations: [], notChecked: [])
+        let sampler = MemorySampler(heap: heap)
+        for (index, step) in plan.steps.enumerated() {
+            let next = "\(folder)/step-\(index + 1).sqlite"
+            try FileManager.default.copyItem(atPath: current, toPath: next)
+            sampler.resume()
+            let parts = try migrate(step, at: next, with: migrator, meter: meter, objects: generated.totalObjects)
+            sampler.pause()
+            let stepPhase = PhaseSample.combining(parts, name: step.name)
+            stepPhases.append(stepPhase)
+            meter.samples.append(stepPhase)
+
+            meter.begin("verify \(step.name)")
+            let result = try setup.verify(step, source: current, destination: next)
+            meter.end(objects: generated.totalObjects, edges: edges)
+            verification.add(result, step: step.name)
+
+            floorSeconds += try Floor.copySeconds(of: current, into: "\(folder)/floor-\(index + 1).sqlite")
+            if current != source { Store.remove(at: current) }
+            current = next
+        }
+        var total = PhaseSample.combining(stepPhases, name: "migration")
+        total.objects = generated.totalObjects
+        total.edges = edges
+        return CellSample(
+            phases: meter.samples, total: total, floorSeconds: floorSeconds, steps: plan.steps.map(\.summary),
+            objects: generated.totalObjects, edges: edges, verification: verification, memorySeries: sampler.points)
+    }
+
+    /// Migrates a copy through one step, measuring each part: preparation, each pass's stages (or the
+    /// lightweight SQL), and the swap.
+    private func migrate(
+        _ step: MigrationStepPlan, at path: String, with migrator: StoreMigrator, meter: PhaseMeter, objects: Int
+    ) throws -> [PhaseSample] {
+        let first = meter.samples.count
+        var part = ""
+        meter.begin("prepare", group: step.name)
+        part = "prepare"
+        try migrator.migrateStore(at: path, to: step.to) { progress in
+            let name: String
+            switch progress.phase {
+            case .preparing: name = "prepare"
+            case .replacing, .finished: name = "seal and swap"
+            case .migrating:
+                if let detail = progress.stepProgress {
+                    name = "pass \(detail.pass) · \(detail.stage.rawValue)"
+                } else {
+                    name = step.kind == .lightweight ? "SQL in place" : "open"
+                }
+            }
+            if name != part {
+                meter.begin(name, group: step.name)
+                part = name
+            }
+        }
+        meter.end(objects: objects)
+        let parts = Array(meter.samples[first...])
+        // Parts with the same name (a stage entered twice) are one phase.
+        var merged: [PhaseSample] = []
+        for sample in parts {
+            if let index = merged.firstIndex(where: { $0.name == sample.name }) {
+                merged[index] = PhaseSample.combining([merged[index], sample], name: sample.name, group: step.name)
+            } else {
+                merged.append(sample)
+            }
+        }
+        meter.samples.removeLast(parts.count)
+        meter.samples.append(contentsOf: merged)
+        return merged
+    }
+}
+
+extension VerificationSummary {
+    mutating func add(_ result: VerificationResult, step: String) {
+        steps += 1
+        passed = passed && result.passed
+        for group in result.violations {
+            violations.append(
+                Group(
+                    kind: group.kind.rawValue, entity: group.entity, property: group.property, count: group.count,
+                    examples: group.examples.map { example in
+                        "\(step): " + (example.primaryKey.map { "Z_PK \($0): " } ?? "") + example.detail
+                    }))
+        }
+        for skipped in result.notChecked {
+            let subject = [skipped.entity, skipped.property].compactMap { $0 }.joined(separator: ".")
+            notChecked.append("\(step): \(skipped.kind.rawValue) \(subject): \(skipped.reason)")
+        }
+    }
+}

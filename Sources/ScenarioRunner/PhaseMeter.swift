@@ -1,0 +1,121 @@
+public import Instrumentation
+import SQLiteDatabase
+
+/// The figures of one phase of one run of a cell, measured in the process that ran it.
+public struct PhaseSample: Sendable, Hashable, Codable {
+    /// `generate`, `V1 → V2`, `pass 1 · creating objects`, `verify V1 → V2`, …
+    public var name: String
+    /// The phase this one is part of (a step, for its passes and stages).
+    public var group: String?
+    /// Wall-clock seconds.
+    public var wallSeconds: Double
+    /// CPU seconds in user mode.
+    public var userSeconds: Double
+    /// CPU seconds in the kernel.
+    public var systemSeconds: Double
+    /// Heap allocated at the end, from jemalloc; nil when jemalloc is not the allocator.
+    public var heapAllocatedBytes: Int?
+    /// The heap's peak during the phase (allocated at its start plus the thread's highest net growth).
+    public var heapPeakBytes: Int?
+    /// The resident set at the end.
+    public var residentBytes: Int
+    /// The resident set's peak during the phase (the high-water mark is reset when the phase starts).
+    public var peakResidentBytes: Int
+    /// Bytes passed through read calls.
+    public var bytesRead: Int
+    /// Bytes passed through write calls.
+    public var bytesWritten: Int
+    /// SQLite's own memory high-water mark during the phase.
+    public var sqliteMemoryHighWaterBytes: Int
+    /// Objects the phase made or checked.
+    public var objects: Int
+    /// Relationship edges the phase made or checked.
+    public var edges: Int
+
+    /// One phase covering `parts`, one after another: times and I/O add up, peaks are the highest, end
+    /// values are the last part's.
+    public static func combining(_ parts: [PhaseSample], name: String, group: String? = nil) -> PhaseSample {
+        let last = parts.last
+        return PhaseSample(
+            name: name, group: group,
+            wallSeconds: parts.reduce(0) { $0 + $1.wallSeconds },
+            userSeconds: parts.reduce(0) { $0 + $1.userSeconds },
+            systemSeconds: parts.reduce(0) { $0 + $1.systemSeconds },
+            heapAllocatedBytes: last?.heapAllocatedBytes,
+            heapPeakBytes: parts.contains { $0.heapPeakBytes == nil } ? nil : parts.compactMap(\.heapPeakBytes).max(),
+            residentBytes: last?.residentBytes ?? 0,
+            peakResidentBytes: parts.map(\.peakResidentBytes).max() ?? 0,
+            bytesRead: parts.reduce(0) { $0 + $1.bytesRead },
+            bytesWritten: parts.reduce(0) { $0 + $1.bytesWritten },
+            sqliteMemoryHighWaterBytes: parts.map(\.sqliteMemoryHighWaterBytes).max() ?? 0,
+            objects: parts.map(\.objects).max() ?? 0,
+            edges: parts.map(\.edges).max() ?? 0)
+    }
+}
+
+/// Measures phases one after another on the calling thread: wall and CPU time, heap (jemalloc), resident
+/// set with its high-water mark reset per phase, I/O and SQLite's memory high-water mark.
+public final class PhaseMeter {
+    private let heap: any HeapStatistics
+    private let clock = ContinuousClock()
+    private var current: (name: String, group: String?, start: Start)?
+    public internal(set) var samples: [PhaseSample] = []
+
+    private struct Start {
+        let instant: ContinuousClock.Instant
+        let usage: ResourceUsage
+        let heapAllocated: Int?
+        let io: (read: Int, written: Int)
+    }
+
+    /// A meter reading `heap`.
+    public init(heap: any HeapStatistics) {
+        self.heap = heap
+    }
+
+    /// Ends the phase under way, if any, and starts `name`.
+    public func begin(_ name: String, group: String? = nil) {
+        if current != nil { end() }
+        heap.resetThreadPeak()
+        ProcessStatus.resetPeakResident()
+        _ = Connection.memoryHighWater(reset: true)
+        current = (
+            name, group,
+            Start(
+                instant: clock.now, usage: .current(), heapAllocated: heap.allocatedBytes(),
+                io: ProcessStatus.ioBytes() ?? (0, 0))
+        )
+    }
+
+    /// Ends the phase under way and records it; `objects` and `edges` say how much work it did.
+    @discardableResult
+    public func end(objects: Int = 0, edges: Int = 0) -> PhaseSample? {
+        guard let (name, group, start) = current else { return nil }
+        current = nil
+        let wall = (clock.now - start.instant).seconds
+        let usage = ResourceUsage.current()
+        let io = ProcessStatus.ioBytes() ?? (0, 0)
+        let peak = heap.threadPeakBytes().flatMap { growth in start.heapAllocated.map { $0 + growth } }
+        let sample = PhaseSample(
+            name: name, group: group, wallSeconds: wall,
+            userSeconds: usage.userSeconds - start.usage.userSeconds,
+            systemSeconds: usage.systemSeconds - start.usage.systemSeconds,
+            heapAllocatedBytes: heap.allocatedBytes(), heapPeakBytes: peak,
+            residentBytes: ProcessStatus.residentBytes() ?? 0,
+            peakResidentBytes: ProcessStatus.peakResidentBytes() ?? usage.maxResidentBytes,
+            bytesRead: io.read - start.io.read, bytesWritten: io.written - start.io.written,
+            sqliteMemoryHighWaterBytes: Int(Connection.memoryHighWater(reset: false)),
+            objects: objects, edges: edges)
+        samples.append(sample)
+        return sample
+    }
+
+    /// Measures `body` as the phase `name`.
+    public func measure<Result>(
+        _ name: String, group: String? = nil, _ body: () throws -> Result
+    ) rethrows -> Result {
+        begin(name, group: group)
+        defer { if current?.name == name { end() } }
+        return try body()
+    }
+}

@@ -1,0 +1,143 @@
+public import MigrationEngine
+
+/// A scenario file: a model history, the chain to migrate across, the dataset, the sizes, the modes to
+/// compare and what must hold. See the README's "Scenarios" section for the format.
+public struct Scenario: Sendable, Hashable {
+    /// Unique within the catalog; the report's key.
+    public let name: String
+    /// A short title for reports.
+    public let title: String
+    /// What the scenario shows.
+    public let description: String
+    /// The scenario file.
+    public let file: String
+    /// The model file or `.xcdatamodeld` bundle, resolved against the scenario's folder.
+    public let model: String
+    /// The versions migrated across, oldest first; the source store is generated at the first.
+    public let chain: [String]
+    /// Mapping files for heavyweight steps, resolved.
+    public let mappings: [String]
+    /// The dataset file, resolved; nil for the generator's defaults.
+    public let dataset: String?
+    /// Store sizes (objects) for a quick run and a full run.
+    public let quickSizes: [Int]
+    /// Store sizes for a full run.
+    public let fullSizes: [Int]
+    /// The modes crossed with each other.
+    public let modes: ModeMatrix
+    /// How relationships across passes are treated.
+    public let crossPass: CrossPassRelationships
+    /// Runs per cell in a quick run.
+    public let quickRepetitions: Int
+    /// Runs per cell in a full run.
+    public let fullRepetitions: Int
+    /// What the verifier must find.
+    public let integrity: IntegrityExpectation
+    /// Limits that fail the run with exit code 3 when a cell exceeds them.
+    public let budgets: [Budget]
+
+    /// The sizes of a quick or full run.
+    public func sizes(quick: Bool) -> [Int] { quick ? quickSizes : fullSizes }
+
+    /// The repetitions of a quick or full run.
+    public func repetitions(quick: Bool) -> Int { quick ? quickRepetitions : fullRepetitions }
+}
+
+/// The lists of modes a scenario compares; every combination is a cell.
+public struct ModeMatrix: Sendable, Hashable {
+    /// Single-pass, or one pass per entity mapping.
+    public var passes: [PassMode] = [.single]
+    /// In-memory (Core Data's behaviour) or streaming.
+    public var storage: [StorageMode] = [.streaming]
+    /// One step per link, or lightweight links merged.
+    public var path: [MigrationPath] = [.chained]
+
+    /// Every combination, in a stable order.
+    public var all: [CellMode] {
+        path.flatMap { path in
+            passes.flatMap { passes in storage.map { CellMode(passes: passes, storage: $0, path: path) } }
+        }
+    }
+}
+
+/// One combination of modes.
+public struct CellMode: Sendable, Hashable, Codable {
+    /// How heavyweight steps split into passes.
+    public let passes: PassMode
+    /// Where heavyweight passes keep their objects.
+    public let storage: StorageMode
+    /// Which path the migration takes.
+    public let path: MigrationPath
+
+    /// Creates a mode.
+    public init(passes: PassMode, storage: StorageMode, path: MigrationPath) {
+        self.passes = passes
+        self.storage = storage
+        self.path = path
+    }
+
+    /// `single+streaming+chained`, for cell ids.
+    public var slug: String { "\(passes.rawValue)+\(storage.rawValue)+\(path.rawValue)" }
+}
+
+/// What the verifier must find in every cell of a scenario.
+public enum IntegrityExpectation: String, Sendable, Hashable, Codable {
+    /// No violation at all.
+    case clean
+    /// At least one violation: the scenario shows a behaviour that loses data (Core Data's cross-pass one).
+    case violations
+}
+
+/// A limit on one measured figure, for the cells its condition selects.
+public struct Budget: Sendable, Hashable {
+    /// The figures a budget can limit, all taken as medians over the repetitions.
+    public enum Metric: String, Sendable, Hashable, CaseIterable, Codable {
+        /// The heap's peak during the migration, in bytes (jemalloc).
+        case heapPeakBytes
+        /// The resident set's peak during the migration, in bytes.
+        case peakResidentBytes
+        /// Wall-clock seconds of the whole migration.
+        case wallSeconds
+        /// The migration's time as a multiple of the floor measured in the same process.
+        case floorRatio
+
+        /// The unit reports show.
+        public var unit: String {
+            switch self {
+            case .heapPeakBytes, .peakResidentBytes: "bytes"
+            case .wallSeconds: "seconds"
+            case .floorRatio: "ratio"
+            }
+        }
+    }
+
+    /// A name for reports.
+    public let name: String
+    /// What is limited.
+    public let metric: Metric
+    /// The highest acceptable value.
+    public let max: Double
+    /// Which cells the budget applies to.
+    public let condition: Condition
+
+    /// Selects cells by mode and size; nil fields select everything.
+    public struct Condition: Sendable, Hashable {
+        /// Only cells with this storage mode.
+        public var storage: StorageMode?
+        /// Only cells with this pass mode.
+        public var passes: PassMode?
+        /// Only cells with this path.
+        public var path: MigrationPath?
+        /// Only cells at least this large.
+        public var minSize: Int?
+        /// Only cells at most this large.
+        public var maxSize: Int?
+
+        /// Whether a cell of `mode` at `size` is selected.
+        public func selects(_ mode: CellMode, size: Int) -> Bool {
+            (storage.map { $0 == mode.storage } ?? true) && (passes.map { $0 == mode.passes } ?? true)
+                && (path.map { $0 == mode.path } ?? true) && (minSize.map { size >= $0 } ?? true)
+                && (maxSize.map { size <= $0 } ?? true)
+        }
+    }
+}

@@ -1,0 +1,241 @@
+import Foundation
+import MigrationEngine
+import ObjectModel
+import Yams
+
+/// A problem in a scenario file, naming the file, the line and the key.
+public struct ScenarioError: Error, Sendable, CustomStringConvertible {
+    /// The scenario file.
+    public let file: String
+    /// The line, from 1, when known.
+    public let line: Int?
+    /// What is wrong.
+    public let message: String
+
+    /// `Scenarios/x.yaml:12: 'sizes.quick' must be a list of whole numbers`.
+    public var description: String { "\(file)\(line.map { ":\($0)" } ?? ""): \(message)" }
+}
+
+/// Where in a scenario file the reader is, for errors.
+struct ScenarioContext: YAMLErrorContext {
+    let file: String
+
+    func malformed(_ message: String, at node: Node?) -> ScenarioError {
+        ScenarioError(file: file, line: node?.mark?.line, message: message)
+    }
+}
+
+typealias ScenarioFields = YAMLFields<ScenarioContext>
+
+/// Reads scenario files (YAML; JSON is read as YAML, so errors keep their line numbers).
+public enum ScenarioLoader {
+    static let keys = [
+        "name", "title", "description", "model", "chain", "mappings", "dataset", "sizes", "modes", "crossPass",
+        "repetitions", "expect", "budgets",
+    ]
+
+    /// Reads the scenario file at `path`; relative paths inside it are resolved against its folder.
+    ///
+    /// - Throws: ``ScenarioError`` naming the file, line and key of the first problem.
+    public static func load(path: String) throws(ScenarioError) -> Scenario {
+        let context = ScenarioContext(file: path)
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw ScenarioError(file: path, line: nil, message: "cannot read the file: \(error.localizedDescription)")
+        }
+        let root: Node
+        do {
+            guard let node = try Yams.compose(yaml: text.replacingOccurrences(of: "\t", with: " ")) else {
+                throw ScenarioError(file: path, line: nil, message: "the file is empty")
+            }
+            root = node
+        } catch let error as ScenarioError {
+            throw error
+        } catch let error as YamlError {
+            throw ScenarioError(file: path, line: Self.line(of: error), message: "not valid YAML: \(error)")
+        } catch {
+            throw ScenarioError(file: path, line: nil, message: "not valid YAML: \(error)")
+        }
+        let fields = try ScenarioFields(root, what: "a scenario", context: context)
+        try fields.allow(keys)
+        let folder = (path as NSString).deletingLastPathComponent
+        func resolve(_ relative: String) -> String {
+            relative.hasPrefix("/") ? relative : (folder.isEmpty ? relative : "\(folder)/\(relative)")
+        }
+        let name = try fields.requiredString("name", of: "the scenario")
+        guard name.allSatisfy({ $0.isLowercase || $0.isNumber || $0 == "-" }) else {
+            throw context.malformed(
+                "'name' must be lowercase letters, digits and dashes, not '\(name)'", at: fields.value("name"))
+        }
+        let chain = try fields.strings("chain")
+        guard chain.count >= 2 else {
+            throw context.malformed(
+                "'chain' must list at least two versions, oldest first", at: fields.value("chain") ?? fields.node)
+        }
+        let sizes = try sizePair(fields, key: "sizes", context: context)
+        let repetitions = try repetitionPair(fields, context: context)
+        let expect = try fields.value("expect").map { node throws(ScenarioError) in
+            try ScenarioFields(node, what: "'expect'", context: context)
+        }
+        try expect?.allow(["integrity"])
+        let integrity = try expect?.string("integrity").map { text throws(ScenarioError) in
+            guard let value = IntegrityExpectation(rawValue: text) else {
+                throw context.malformed(
+                    "'expect.integrity' must be clean or violations, not '\(text)'", at: expect?.value("integrity"))
+            }
+            return value
+        }
+        let crossPass = try fields.string("crossPass").map { text throws(ScenarioError) in
+            guard let value = CrossPassRelationships(rawValue: text) else {
+                throw context.malformed(
+                    "'crossPass' must be resolve or core-data, not '\(text)'", at: fields.value("crossPass"))
+            }
+            return value
+        }
+        return Scenario(
+            name: name,
+            title: try fields.string("title") ?? name,
+            description: try fields.string("description")?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "",
+            file: path,
+            model: resolve(try fields.requiredString("model", of: "the scenario")),
+            chain: chain,
+            mappings: try fields.strings("mappings").map(resolve),
+            dataset: try fields.string("dataset").map(resolve),
+            quickSizes: sizes.quick, fullSizes: sizes.full,
+            modes: try modes(fields, context: context),
+            crossPass: crossPass ?? .resolve,
+            quickRepetitions: repetitions.quick, fullRepetitions: repetitions.full,
+            integrity: integrity ?? .clean,
+            budgets: try fields.list("budgets").map { node throws(ScenarioError) in
+                try budget(node, context: context)
+            })
+    }
+
+    private static func sizePair(
+        _ fields: ScenarioFields, key: String, context: ScenarioContext
+    ) throws(ScenarioError) -> (quick: [Int], full: [Int]) {
+        guard let node = fields.value(key) else {
+            throw context.malformed("the scenario has no '\(key)' (quick: […], full: […])", at: fields.node)
+        }
+        let sizes = try ScenarioFields(node, what: "'\(key)'", context: context)
+        try sizes.allow(["quick", "full"])
+        func numbers(_ name: String) throws(ScenarioError) -> [Int] {
+            let texts = try sizes.strings(name)
+            var result: [Int] = []
+            for text in texts {
+                guard let number = Int(text.replacingOccurrences(of: "_", with: "")), number > 0 else {
+                    throw context.malformed(
+                        "'\(key).\(name)' must list positive whole numbers, not '\(text)'", at: sizes.value(name))
+                }
+                result.append(number)
+            }
+            guard !result.isEmpty else {
+                throw context.malformed("'\(key).\(name)' must list at least one size", at: sizes.value(name) ?? node)
+            }
+            return result
+        }
+        return (try numbers("quick"), try numbers("full"))
+    }
+
+    private static func repetitionPair(
+        _ fields: ScenarioFields, context: ScenarioContext
+    ) throws(ScenarioError) -> (quick: Int, full: Int) {
+        guard let node = fields.value("repetitions") else { return (1, 3) }
+        let repetitions = try ScenarioFields(node, what: "'repetitions'", context: context)
+        try repetitions.allow(["quick", "full"])
+        let quick = try repetitions.int("quick") ?? 1
+        let full = try repetitions.int("full") ?? 3
+        guard quick > 0, full > 0 else {
+            throw context.malformed("'repetitions' must be positive", at: node)
+        }
+        return (quick, full)
+    }
+
+    private static func modes(_ fields: ScenarioFields, context: ScenarioContext) throws(ScenarioError) -> ModeMatrix {
+        var matrix = ModeMatrix()
+        guard let node = fields.value("modes") else { return matrix }
+        let modes = try ScenarioFields(node, what: "'modes'", context: context)
+        try modes.allow(["passes", "storage", "path"])
+        func parse<Value: RawRepresentable & CaseIterable>(
+            _ key: String, _ type: Value.Type
+        ) throws(ScenarioError) -> [Value]? where Value.RawValue == String {
+            guard modes.has(key) else { return nil }
+            let texts = try modes.strings(key)
+            var values: [Value] = []
+            for text in texts {
+                guard let value = Value(rawValue: text) else {
+                    let allowed = Value.allCases.map(\.rawValue).joined(separator: ", ")
+                    throw context.malformed(
+                        "'modes.\(key)' holds '\(text)'; expected one of: \(allowed)", at: modes.value(key))
+                }
+                values.append(value)
+            }
+            guard !values.isEmpty else {
+                throw context.malformed("'modes.\(key)' must list at least one mode", at: modes.value(key) ?? node)
+            }
+            return values
+        }
+        if let passes = try parse("passes", PassMode.self) { matrix.passes = passes }
+        if let storage = try parse("storage", StorageMode.self) { matrix.storage = storage }
+        if let path = try parse("path", MigrationPath.self) { matrix.path = path }
+        return matrix
+    }
+
+    private static func budget(_ node: Node, context: ScenarioContext) throws(ScenarioError) -> Budget {
+        let fields = try ScenarioFields(node, what: "a budget", context: context)
+        try fields.allow(["name", "metric", "max", "when"])
+        let metricText = try fields.requiredString("metric", of: "a budget")
+        guard let metric = Budget.Metric(rawValue: metricText) else {
+            let allowed = Budget.Metric.allCases.map(\.rawValue).joined(separator: ", ")
+            throw context.malformed(
+                "a budget's 'metric' is '\(metricText)'; expected one of: \(allowed)", at: fields.value("metric"))
+        }
+        let maxText = try fields.requiredString("max", of: "a budget")
+        guard let max = quantity(maxText) else {
+            throw context.malformed(
+                "a budget's 'max' must be a number, optionally with KiB, MiB or GiB, not '\(maxText)'",
+                at: fields.value("max"))
+        }
+        var condition = Budget.Condition()
+        if let when = fields.value("when") {
+            let selector = try ScenarioFields(when, what: "a budget's 'when'", context: context)
+            try selector.allow(["storage", "passes", "path", "minSize", "maxSize"])
+            func mode<Value: RawRepresentable>(_ key: String) throws(ScenarioError) -> Value?
+            where Value.RawValue == String {
+                guard let text = try selector.string(key) else { return nil }
+                guard let value = Value(rawValue: text) else {
+                    throw context.malformed("'when.\(key)' has unknown mode '\(text)'", at: selector.value(key))
+                }
+                return value
+            }
+            condition.storage = try mode("storage")
+            condition.passes = try mode("passes")
+            condition.path = try mode("path")
+            condition.minSize = try selector.int("minSize")
+            condition.maxSize = try selector.int("maxSize")
+        }
+        return Budget(
+            name: try fields.string("name") ?? metric.rawValue, metric: metric, max: max, condition: condition)
+    }
+
+    /// `64 MiB`, `1.5 GiB`, `3.0`, `512 KiB` as a number (bytes for the binary units).
+    static func quantity(_ text: String) -> Double? {
+        let units: [(String, Double)] = [("GiB", 1_073_741_824), ("MiB", 1_048_576), ("KiB", 1_024)]
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        for (unit, scale) in units where trimmed.hasSuffix(unit) {
+            return Double(trimmed.dropLast(unit.count).trimmingCharacters(in: .whitespaces)).map { $0 * scale }
+        }
+        return Double(trimmed)
+    }
+
+    private static func line(of error: YamlError) -> Int? {
+        switch error {
+        case .scanner(_, _, let mark, _), .parser(_, _, let mark, _), .composer(_, _, let mark, _):
+            return mark.line
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import DataGeneration
+import IntegrityVerification
+import MappingModel
+public import MigrationEngine
+import ObjectModel
+
+/// A scenario's files, loaded and checked: the model history, the dataset, the mapping models.
+struct ScenarioSetup {
+    let scenario: Scenario
+    let history: ModelHistory
+    let dataset: Dataset
+    let mappingModels: [MappingModel]
+
+    /// Loads everything the scenario names; every error names the file it came from.
+    init(scenario: Scenario) throws {
+        self.scenario = scenario
+        history = try ModelLoader.load(path: scenario.model)
+        dataset = try scenario.dataset.map { path throws(GenerationError) in try Dataset.load(path: path) } ?? Dataset()
+        mappingModels = try scenario.mappings.map { path throws(MappingError) in try MappingModelLoader.load(path: path) }
+    }
+
+    /// A migrator over the scenario's chain and mapping models.
+    func migrator() throws -> StoreMigrator {
+        try StoreMigrator(history: history, chain: try MigrationChain(scenario.chain), mappingModels: mappingModels)
+    }
+
+    /// Checks the store a step made against the store it started from, with the verifier, which re-derives
+    /// its expectations on its own: from the mapping files of a heavyweight step, and from the two versions
+    /// for a lightweight one. A direct step inferred through intermediate versions is checked against the
+    /// engine's inferred mapping, since the verifier infers only between two versions.
+    func verify(_ step: MigrationStepPlan, source: String, destination: String) throws -> VerificationResult {
+        let models: [MappingModel]
+        switch step.kind {
+        case .heavyweight:
+            models = mappingModels.filter { $0.sourceVersion == step.from && $0.destinationVersion == step.to }
+        case .lightweight:
+            models = step.through.isEmpty ? [] : step.mappingModels
+        }
+        let verifier = try IntegrityVerifier(
+            source: try history.requireVersion(step.from), destination: try history.requireVersion(step.to),
+            mappingModels: models)
+        return try verifier.verify(sourceStoreAt: source, destinationStoreAt: destination)
+    }
+}
+
+extension Scenario {
+    /// Checks everything the scenario names, without running it: the model loads and has the chain's
+    /// versions, the mapping files load and fit their versions, the dataset fits the first version, and a plan
+    /// exists for every path the scenario compares.
+    ///
+    /// - Returns: the plan of each path.
+    /// - Throws: the first problem, naming its file.
+    public func check() throws -> [MigrationPath: MigrationPlan] {
+        let setup = try ScenarioSetup(scenario: self)
+        for version in chain where setup.history.version(named: version) == nil {
+            throw ScenarioError(
+                file: file, line: nil,
+                message: "'chain' names version '\(version)', which \(model) lacks (it has: "
+                    + setup.history.versions.map(\.name).joined(separator: ", ") + ")")
+        }
+        _ = try StoreGenerator(version: try setup.history.requireVersion(chain[0]), dataset: setup.dataset, size: 1)
+        var plans: [MigrationPath: MigrationPlan] = [:]
+        for path in modes.path {
+            var migrator = try setup.migrator()
+            migrator.path = path
+            let plan = try migrator.plan(from: chain[0], to: chain[chain.count - 1])
+            for step in plan.steps where step.kind == .heavyweight {
+                let source = try setup.history.requireVersion(step.from)
+                let destination = try setup.history.requireVersion(step.to)
+                _ = try MigrationManager(source: source, destination: destination).compile(step.mappingModels)
+            }
+            plans[path] = plan
+        }
+        return plans
+    }
+}
