@@ -112,6 +112,7 @@ let package = Package(
                 "SQLiteDatabase", "DataGeneration", "TestFixtures",
             ]
         ),
+        .testTarget(name: "ScenarioRunnerTests", dependencies: ["ScenarioRunner", "MigrationEngine", "ReportModel"]),
         .testTarget(name: "MigrationBenchCLITests", dependencies: ["MigrationBenchCLI"]),
     ]
 )

@@ -10,6 +10,11 @@ struct MigrationBench: ParsableCommand {
             Exit codes: 0 all good, 1 usage or input error, 2 integrity failure, 3 budget or baseline regression.
             """,
         subcommands: [
+            RunCommand.self,
+            ListCommand.self,
+            ValidateCommand.self,
+            CompareCommand.self,
+            ProfileCommand.self,
             ModelsCommand.self,
             GenerateCommand.self,
             InspectCommand.self,

@@ -103,12 +103,7 @@ public struct CellExecution {
         let setup = try ScenarioSetup(scenario: scenario)
         let meter = PhaseMeter(heap: heap)
         let source = "\(folder)/source.sqlite"
-        let generator = try StoreGenerator(
-            version: try setup.history.requireVersion(scenario.chain[0]), dataset: setup.dataset, size: spec.size)
-        meter.begin("generate")
-        let generated = try generator.generate(at: source)
-        let edges = generated.relationships.values.reduce(0, +)
-        meter.end(objects: generated.totalObjects, edges: edges)
+        let (objects, edges) = try makeSource(at: source, setup: setup, meter: meter)
 
         var migrator = try setup.migrator()
         migrator.options.storage = spec.mode.storage
@@ -126,7 +121,7 @@ public struct CellExecution {
             let next = "\(folder)/step-\(index + 1).sqlite"
             try FileManager.default.copyItem(atPath: current, toPath: next)
             sampler.resume()
-            let parts = try migrate(step, at: next, with: migrator, meter: meter, objects: generated.totalObjects)
+            let parts = try migrate(step, at: next, with: migrator, meter: meter, objects: objects)
             sampler.pause()
             let stepPhase = PhaseSample.combining(parts, name: step.name)
             stepPhases.append(stepPhase)
@@ -134,7 +129,7 @@ public struct CellExecution {
 
             meter.begin("verify \(step.name)")
             let result = try setup.verify(step, source: current, destination: next)
-            meter.end(objects: generated.totalObjects, edges: edges)
+            meter.end(objects: objects, edges: edges)
             verification.add(result, step: step.name)
 
             floorSeconds += try Floor.copySeconds(of: current, into: "\(folder)/floor-\(index + 1).sqlite")
@@ -142,11 +137,34 @@ public struct CellExecution {
             current = next
         }
         var total = PhaseSample.combining(stepPhases, name: "migration")
-        total.objects = generated.totalObjects
+        total.objects = objects
         total.edges = edges
         return CellSample(
             phases: meter.samples, total: total, floorSeconds: floorSeconds, steps: plan.steps.map(\.summary),
-            objects: generated.totalObjects, edges: edges, verification: verification, memorySeries: sampler.points)
+            objects: objects, edges: edges, verification: verification, memorySeries: sampler.points)
+    }
+
+    /// Generates the source store at the chain's first version, or copies the scenario's store (a user's
+    /// own, which is never opened where it is: its `-wal` is copied with it).
+    private func makeSource(at path: String, setup: ScenarioSetup, meter: PhaseMeter) throws -> (Int, Int) {
+        if let store = scenario.store {
+            meter.begin("copy")
+            for suffix in ["", "-wal"] where FileManager.default.fileExists(atPath: store + suffix) {
+                try FileManager.default.copyItem(atPath: store + suffix, toPath: path + suffix)
+            }
+            let opened = try Store.open(at: path, version: try setup.history.requireVersion(scenario.chain[0]))
+            let objects = try opened.objectCounts().values.reduce(0, +)
+            let edges = try opened.edgeCounts().values.reduce(0, +)
+            meter.end(objects: objects, edges: edges)
+            return (objects, edges)
+        }
+        let generator = try StoreGenerator(
+            version: try setup.history.requireVersion(scenario.chain[0]), dataset: setup.dataset, size: spec.size)
+        meter.begin("generate")
+        let generated = try generator.generate(at: path)
+        let edges = generated.relationships.values.reduce(0, +)
+        meter.end(objects: generated.totalObjects, edges: edges)
+        return (generated.totalObjects, edges)
     }
 
     /// Migrates a copy through one step, measuring each part: preparation, each pass's stages (or the

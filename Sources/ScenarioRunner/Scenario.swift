@@ -19,6 +19,8 @@ public struct Scenario: Sendable, Hashable {
     public let mappings: [String]
     /// The dataset file, resolved; nil for the generator's defaults.
     public let dataset: String?
+    /// A store to copy and migrate instead of generating one (`profile` uses this for the user's own store).
+    public let store: String?
     /// Store sizes (objects) for a quick run and a full run.
     public let quickSizes: [Int]
     /// Store sizes for a full run.

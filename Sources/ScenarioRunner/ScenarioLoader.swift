@@ -30,7 +30,7 @@ typealias ScenarioFields = YAMLFields<ScenarioContext>
 /// Reads scenario files (YAML; JSON is read as YAML, so errors keep their line numbers).
 public enum ScenarioLoader {
     static let keys = [
-        "name", "title", "description", "model", "chain", "mappings", "dataset", "sizes", "modes", "crossPass",
+        "name", "title", "description", "model", "chain", "mappings", "dataset", "store", "sizes", "modes", "crossPass",
         "repetitions", "expect", "budgets",
     ]
 
@@ -103,6 +103,7 @@ public enum ScenarioLoader {
             chain: chain,
             mappings: try fields.strings("mappings").map(resolve),
             dataset: try fields.string("dataset").map(resolve),
+            store: try fields.string("store").map(resolve),
             quickSizes: sizes.quick, fullSizes: sizes.full,
             modes: try modes(fields, context: context),
             crossPass: crossPass ?? .resolve,

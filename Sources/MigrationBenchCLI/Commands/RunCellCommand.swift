@@ -27,6 +27,8 @@ struct RunCellCommand: ParsableCommand {
     var output: String
 
     func run() throws {
+        // For the test of a crashing cell: the parent must report it as a crashed cell and go on.
+        if ProcessInfo.processInfo.environment["MIGRATION_BENCH_CRASH_CELLS"] == "1" { abort() }
         try reportingInputErrors {
             let scenario = try ScenarioLoader.load(path: self.scenario)
             let spec = CellSpec(

@@ -1,0 +1,205 @@
+import ArgumentParser
+import Foundation
+import MigrationEngine
+import ReportModel
+import Reporting
+import ScenarioRunner
+
+/// `migration-bench run`: the main job. Every cell of every scenario, measured, verified and reported.
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Run scenarios: migrate generated stores in every mode, verify them, measure, and write reports.",
+        discussion: """
+            Each repetition of each cell (scenario × size × mode) runs in a fresh child process, so its heap and \
+            peak memory are its own; a child that crashes is a failed cell, not a failed run. Every cell is \
+            checked by the independent verifier. Reports go to <out>/<run id>/ (report.json, index.html, \
+            junit.xml, summary.md), and <out>/latest points at the newest. Exit codes: 0 all good, 1 input error, \
+            2 integrity failure (or a crashed cell), 3 budget or baseline regression.
+            """)
+
+    @Argument(help: ArgumentHelp("Scenario files or names in Scenarios/ (default: all).", valueName: "scenario"))
+    var scenarios: [String] = []
+
+    @Flag(name: .long, help: "The quick sizes and repetitions, for CI.")
+    var quick = false
+
+    @Option(name: .long, help: ArgumentHelp("Sizes instead of the scenarios' own, separated by commas.", valueName: "n,n,…"))
+    var sizes: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Only these modes, separated by commas: single, per-entity, in-memory, streaming, chained, direct.",
+            valueName: "mode,…"))
+    var modes: String?
+
+    @Option(name: .long, help: ArgumentHelp("The reports folder.", valueName: "dir"))
+    var out = "Reports"
+
+    @Option(name: .long, help: ArgumentHelp("A report.json to compare with; a regression exits 3.", valueName: "file"))
+    var baseline: String?
+
+    func run() throws {
+        var exitCode: Int32 = 0
+        try reportingInputErrors {
+            let loaded = try ScenarioFiles.load(scenarios)
+            var options = RunOptions(quick: quick, sizes: try sizes.map(Self.sizes))
+            if let modes { try Self.filter(&options, modes) }
+            let report = try ReportRun(out: out, baseline: baseline).run(
+                scenarios: loaded, options: options, command: ["run"] + CommandLine.arguments.dropFirst(2))
+            exitCode = Int32(report.verdict.exitCode)
+        }
+        if exitCode != 0 { throw ExitCode(exitCode) }
+    }
+
+    static func sizes(_ text: String) throws -> [Int] {
+        try text.split(separator: ",").map { part in
+            guard let size = Int(part.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "_", with: "")),
+                size > 0
+            else { throw InputError("--sizes: '\(part)' is not a positive whole number") }
+            return size
+        }
+    }
+
+    static func filter(_ options: inout RunOptions, _ text: String) throws {
+        for word in text.split(separator: ",").map({ $0.trimmingCharacters(in: .whitespaces) }) {
+            if let passes = PassMode(rawValue: word) {
+                options.passes = (options.passes ?? []) + [passes]
+            } else if let storage = StorageMode(rawValue: word) {
+                options.storage = (options.storage ?? []) + [storage]
+            } else if let path = MigrationPath(rawValue: word) {
+                options.paths = (options.paths ?? []) + [path]
+            } else {
+                throw InputError(
+                    "--modes: unknown mode '\(word)' (expected single, per-entity, in-memory, streaming, chained, direct)")
+            }
+        }
+    }
+}
+
+/// One run of scenarios through child processes, reported: shared by `run` and `profile`.
+struct ReportRun {
+    let out: String
+    let baseline: String?
+
+    func run(scenarios: [Scenario], options: RunOptions, command: [String]) throws -> Report {
+        let baselineReport = try baseline.map(Self.readReport)
+        let started = Date()
+        let runID = Self.runID(started)
+        let folder = "\(out)/\(runID)"
+        let work = "\(folder)/.work"
+        try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: work) }
+
+        let display = RunDisplay()
+        var launches = 0
+        let orchestrator = RunOrchestrator(scenarios: scenarios, options: options) { spec in
+            launches += 1
+            return CellLauncher.launch(spec, folder: "\(work)/\(launches)")
+        }
+        let cells = orchestrator.run { display.show($0) }
+        display.finish()
+
+        var report = Report(
+            runID: runID, startedAt: ISO8601DateFormatter().string(from: started),
+            durationSeconds: Date().timeIntervalSince(started), command: command,
+            environment: EnvironmentProbe.current(
+                jemallocVersion: JemallocHeap.make()?.allocatorDescription, buildConfiguration: Self.configuration),
+            scenarios: orchestrator.summaries(), cells: cells, baseline: nil,
+            verdict: Verdict.decide(cells: cells, baseline: nil))
+        if let baselineReport, let baseline {
+            report.baseline = report.compare(to: baselineReport, baselineFile: baseline)
+        }
+        report.verdict = Verdict.decide(cells: report.cells, baseline: report.baseline)
+        let written = try ReportWriter.write(report, toPath: folder)
+        Self.pointLatest(at: runID, in: out)
+        print(Self.summary(report, files: written.map(\.path)))
+        return report
+    }
+
+    static func readReport(_ path: String) throws -> Report {
+        do {
+            return try ReportJSON.decode(from: try Data(contentsOf: URL(fileURLWithPath: path)))
+        } catch {
+            throw InputError("\(path): not a report this version can read: \(error)")
+        }
+    }
+
+    static var configuration: String {
+        #if DEBUG
+            "debug"
+        #else
+            "release"
+        #endif
+    }
+
+    private static func runID(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "UTC")
+        formatter.dateFormat = "yyyyMMdd-HHmmss"
+        return formatter.string(from: date) + "-\(getpid())"
+    }
+
+    /// Makes `<out>/latest` a symbolic link to the newest run's folder.
+    private static func pointLatest(at runID: String, in out: String) {
+        let link = "\(out)/latest"
+        try? FileManager.default.removeItem(atPath: link)
+        try? FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: runID)
+    }
+
+    private static func summary(_ report: Report, files: [String]) -> String {
+        let verdict = report.verdict
+        var lines = [
+            "\(verdict.passed ? "PASSED" : "FAILED") — \(verdict.passedCells) of \(verdict.cells) cells passed"
+                + " (integrity failures \(verdict.integrityFailures), over budget \(verdict.budgetFailures), "
+                + "regressions \(verdict.regressions), crashed \(verdict.crashed)); exit code \(verdict.exitCode)"
+        ]
+        lines += files.map { "  \($0)" }
+        return lines.joined(separator: "\n")
+    }
+}
+
+/// Starts `migration-bench run-cell` for one repetition of a cell and reads what it measured.
+enum CellLauncher {
+    static func launch(_ spec: CellSpec, folder: String) -> CellLaunchOutcome {
+        do {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        } catch {
+            return .failed("cannot create \(folder): \(error)")
+        }
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let output = "\(folder)/sample.json"
+        let errors = "\(folder)/stderr.txt"
+        FileManager.default.createFile(atPath: errors, contents: nil)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: ChildProcess.executablePath)
+        process.arguments = [
+            "run-cell", "--scenario", spec.scenarioFile, "--size", "\(spec.size)", "--passes", spec.mode.passes.rawValue,
+            "--storage", spec.mode.storage.rawValue, "--path", spec.mode.path.rawValue, "--folder", folder,
+            "--output", output,
+        ]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle(forWritingAtPath: errors)
+        do {
+            try process.run()
+        } catch {
+            return .failed("cannot start the cell's process: \(error)")
+        }
+        process.waitUntilExit()
+        let message = ((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")
+            .split(separator: "\n").suffix(5).joined(separator: "\n")
+        if process.terminationReason == .uncaughtSignal {
+            return .crashed("the cell's process was killed by signal \(process.terminationStatus)\n\(message)")
+        }
+        guard process.terminationStatus == 0 else {
+            return .failed(message.isEmpty ? "the cell's process exited with \(process.terminationStatus)" : message)
+        }
+        do {
+            return .finished(try JSONDecoder().decode(CellSample.self, from: Data(contentsOf: URL(fileURLWithPath: output))))
+        } catch {
+            return .crashed("the cell's process exited without its measurements: \(error)")
+        }
+    }
+}

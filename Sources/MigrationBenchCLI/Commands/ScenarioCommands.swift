@@ -1,0 +1,162 @@
+import ArgumentParser
+import Foundation
+import MigrationEngine
+import ReportModel
+import Reporting
+import ScenarioRunner
+
+/// `migration-bench list`: the scenarios and their cells.
+struct ListCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "List the scenarios in Scenarios/ (or the files given), with their steps and cells.")
+
+    @Argument(help: ArgumentHelp("Scenario files or names (default: all).", valueName: "scenario"))
+    var scenarios: [String] = []
+
+    func run() throws {
+        try reportingInputErrors {
+            for scenario in try ScenarioFiles.load(scenarios) {
+                let modes = scenario.modes.all.map(\.slug).joined(separator: ", ")
+                print("\(scenario.name) — \(scenario.title)  (\(scenario.file))")
+                print("  chain \(scenario.chain.joined(separator: " → ")); modes \(modes)")
+                print(
+                    "  sizes quick \(scenario.quickSizes.map(ProgressBar.grouped).joined(separator: ", ")); full "
+                        + scenario.fullSizes.map(ProgressBar.grouped).joined(separator: ", "))
+            }
+        }
+    }
+}
+
+/// `migration-bench validate`: checks scenario files without running them.
+struct ValidateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "validate",
+        abstract: "Check scenario files without running them: schema, model, chain, mappings, dataset and plan.",
+        discussion: "Exit code 0 when every file is valid, 1 at the first problem (naming its file, line and key).")
+
+    @Argument(help: ArgumentHelp("Scenario files or names (default: all).", valueName: "scenario"))
+    var scenarios: [String] = []
+
+    func run() throws {
+        try reportingInputErrors {
+            for scenario in try ScenarioFiles.load(scenarios) {
+                let plans = try scenario.check()
+                let steps = scenario.modes.path.compactMap { path in
+                    plans[path].map { plan in
+                        "\(path.rawValue): " + plan.steps.map { "\($0.name) \($0.kind.rawValue)" }.joined(separator: ", ")
+                    }
+                }
+                print("ok \(scenario.file): \(steps.joined(separator: "; "))")
+            }
+        }
+    }
+}
+
+/// `migration-bench compare`: one report against another.
+struct CompareCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "compare",
+        abstract: "Compare a report with a baseline report: time, peak heap and floor ratio per cell.",
+        discussion: """
+            A figure regresses only when its median is worse by more than the threshold (10% and 5 ms for time, \
+            10% and 1 MiB for heap, 10% for the floor ratio) and its range no longer overlaps the baseline's. \
+            Improvements never fail. Exit code 3 when anything regressed, 0 otherwise.
+            """)
+
+    @Argument(help: ArgumentHelp("The baseline report.json.", valueName: "baseline"))
+    var baseline: String
+
+    @Argument(help: ArgumentHelp("The report.json to judge.", valueName: "report"))
+    var report: String
+
+    @Flag(name: .long, help: "Print the comparison as JSON.")
+    var json = false
+
+    func run() throws {
+        var regressed = false
+        try reportingInputErrors {
+            let old = try ReportRun.readReport(baseline)
+            let new = try ReportRun.readReport(report)
+            let comparison = new.compare(to: old, baselineFile: baseline)
+            regressed = !comparison.regressions.isEmpty
+            if json {
+                try printJSON(comparison)
+                return
+            }
+            for entry in comparison.entries {
+                let change = String(format: "%+.1f%%", entry.change * 100)
+                print(
+                    "\(entry.verdict.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)) \(entry.cell) "
+                        + "\(entry.metric): \(Self.format(entry.baseline.median)) → \(Self.format(entry.current.median)) "
+                        + "(\(change))")
+            }
+            print(regressed ? "REGRESSED: \(comparison.regressions.count) figure(s)" : "no regression")
+        }
+        if regressed { throw ExitCode(3) }
+    }
+
+    private static func format(_ value: Double) -> String {
+        value >= 1_048_576 ? String(format: "%.1f MiB", value / 1_048_576) : String(format: "%.4g", value)
+    }
+}
+
+/// `migration-bench profile`: measures the migration of a copy of the user's own store.
+struct ProfileCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "profile",
+        abstract: "Measure the migration of a copy of your own store (never the store itself) and write reports.",
+        discussion: """
+            The store's version is detected from its metadata; each repetition copies the store (with its -wal) \
+            into a fresh child process's folder, migrates the copy step by step, verifies each step and \
+            measures every phase, exactly as 'run' does for generated stores. The reports include the scenario \
+            file written for the profile.
+            """)
+
+    @OptionGroup var options: ChainOptions
+
+    @Option(name: .long, help: "in-memory or streaming, separated by commas.")
+    var storage = "streaming"
+
+    @Option(name: .long, help: "Runs of the migration.")
+    var repetitions = 3
+
+    @Option(name: .long, help: ArgumentHelp("The reports folder.", valueName: "dir"))
+    var out = "Reports"
+
+    func run() throws {
+        var exitCode: Int32 = 0
+        try reportingInputErrors {
+            let migrator = try options.migrator()
+            let plan = try migrator.requiredMigrations(forStoreAt: options.store, to: options.to)
+            guard !plan.isEmpty else { throw InputError("\(options.store) is already at \(plan.from): nothing to profile") }
+            let chain = [plan.from] + plan.steps.map(\.to)
+            let absolute = { (path: String) in
+                path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+            }
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+            let file = "\(out)/profile-\(getpid()).yaml"
+            let quoted = { (text: String) in "\"" + text.replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
+            let yaml = """
+                # Written by 'migration-bench profile' for \(options.store).
+                name: profile
+                title: \(quoted("Profile of " + (options.store as NSString).lastPathComponent))
+                model: \(quoted(absolute(options.model.model)))
+                store: \(quoted(absolute(options.store)))
+                chain: [\(chain.map(quoted).joined(separator: ", "))]
+                mappings: [\(options.mapping.map { quoted(absolute($0)) }.joined(separator: ", "))]
+                sizes: { quick: [1], full: [1] }
+                modes: { storage: [\(storage)], passes: [\(options.passes.rawValue)], path: [\(options.path.rawValue)] }
+                repetitions: { quick: \(repetitions), full: \(repetitions) }
+
+                """
+            try yaml.write(toFile: file, atomically: true, encoding: .utf8)
+            defer { try? FileManager.default.removeItem(atPath: file) }
+            let scenario = try ScenarioLoader.load(path: file)
+            let report = try ReportRun(out: out, baseline: nil).run(
+                scenarios: [scenario], options: RunOptions(quick: true),
+                command: ["profile"] + CommandLine.arguments.dropFirst(2))
+            exitCode = Int32(report.verdict.exitCode)
+        }
+        if exitCode != 0 { throw ExitCode(exitCode) }
+    }
+}

@@ -1,0 +1,99 @@
+public import ReportModel
+
+/// Turns the samples of a cell's repetitions into the report's cell: statistics per phase and metric, the
+/// floor and its ratio, the verification, the budgets and the status.
+enum CellAggregation {
+    static let floorDescription =
+        "every row of each step's source copied with INSERT … SELECT into an empty copy of its schema, in the same process"
+
+    static func cell(
+        _ spec: CellSpec, scenario: Scenario, samples: [CellSample], failure: (status: CellStatus, message: String)?
+    ) -> Cell {
+        let mode = Mode(passes: spec.mode.passes.rawValue, storage: spec.mode.storage.rawValue, path: spec.mode.path.rawValue)
+        guard let first = samples.first, failure == nil else {
+            return Cell(
+                id: spec.id, scenario: spec.scenario, size: spec.size, mode: mode, repetitions: samples.count,
+                status: failure?.status ?? .error, failure: failure?.message ?? "no repetition finished",
+                objects: samples.first?.objects ?? 0, edges: samples.first?.edges ?? 0, phases: [],
+                total: samples.isEmpty ? unmeasured : phase(samples.map(\.total)), floor: nil, verification: nil,
+                budgets: [], memorySeries: [])
+        }
+        let phases = first.phases.indices.map { index in
+            phase(samples.compactMap { $0.phases.indices.contains(index) ? $0.phases[index] : nil })
+        }
+        let total = phase(samples.map(\.total))
+        let floorSeconds = Statistic(samples: samples.map(\.floorSeconds))
+        let floor = Floor(
+            description: floorDescription, seconds: floorSeconds,
+            ratio: floorSeconds.median > 0 ? total.wallSeconds.median / floorSeconds.median : 0)
+        // The worst repetition's verification stands for the cell.
+        let verified = samples.first { !$0.verification.passed }?.verification ?? first.verification
+        let verification = Verification(
+            passed: verified.passed, checked: verified.steps,
+            violations: verified.violations.map {
+                Verification.ViolationGroup(
+                    kind: $0.kind, entity: $0.entity, property: $0.property, count: $0.count, examples: $0.examples)
+            },
+            notChecked: verified.notChecked)
+        let budgets = scenario.budgets.filter { $0.condition.selects(spec.mode, size: spec.size) }.map {
+            result($0, total: total, floor: floor)
+        }
+        let expected = scenario.integrity == .clean ? verification.passed : !verification.passed
+        let status: CellStatus =
+            !expected ? .integrityFailure : budgets.allSatisfy(\.passed) ? .passed : .budgetExceeded
+        let integrityNote =
+            expected
+            ? nil
+            : scenario.integrity == .clean
+                ? "the verifier found \(verification.violationCount) violation(s)"
+                : "the scenario expects violations (data Core Data would lose), and the verifier found none"
+        let slowest = samples.max { $0.total.wallSeconds < $1.total.wallSeconds } ?? first
+        return Cell(
+            id: spec.id, scenario: spec.scenario, size: spec.size, mode: mode, repetitions: samples.count,
+            status: status, failure: integrityNote, objects: first.objects, edges: first.edges, phases: phases,
+            total: total, floor: floor, verification: verification, budgets: budgets,
+            memorySeries: slowest.memorySeries.map {
+                MemorySample(seconds: $0.seconds, heapBytes: $0.heapBytes.map(Double.init), residentBytes: Double($0.residentBytes))
+            })
+    }
+
+    private static func result(_ budget: Budget, total: Phase, floor: Floor) -> BudgetResult {
+        let measured: Double? =
+            switch budget.metric {
+            case .heapPeakBytes: total.heapPeakBytes?.median
+            case .peakResidentBytes: total.peakResidentBytes.median
+            case .wallSeconds: total.wallSeconds.median
+            case .floorRatio: floor.ratio
+            }
+        // A figure that could not be measured (no jemalloc) does not pass its budget.
+        return BudgetResult(
+            name: budget.name, metric: budget.metric.rawValue, phase: "migration", limit: budget.max,
+            measured: measured, unit: budget.metric.unit, passed: measured.map { $0 <= budget.max } ?? false)
+    }
+
+    /// The total of a cell that did not run to the end: no samples (reports show the cell's status instead).
+    static let unmeasured: Phase = {
+        let none = Statistic(median: 0, min: 0, max: 0, samples: [])
+        return Phase(
+            name: "migration", group: nil, wallSeconds: none, userSeconds: none, systemSeconds: none,
+            heapAllocatedBytes: nil, heapPeakBytes: nil, residentBytes: none, peakResidentBytes: none, bytesRead: none,
+            bytesWritten: none, sqliteMemoryHighWaterBytes: none, objects: 0, edges: 0)
+    }()
+
+    /// One phase over repetitions: a statistic per metric.
+    static func phase(_ samples: [PhaseSample]) -> Phase {
+        func statistic(_ value: (PhaseSample) -> Double) -> Statistic { Statistic(samples: samples.map(value)) }
+        let heapAvailable = !samples.isEmpty && samples.allSatisfy { $0.heapPeakBytes != nil }
+        return Phase(
+            name: samples.first?.name ?? "", group: samples.first?.group,
+            wallSeconds: statistic(\.wallSeconds), userSeconds: statistic(\.userSeconds),
+            systemSeconds: statistic(\.systemSeconds),
+            heapAllocatedBytes: heapAvailable ? statistic { Double($0.heapAllocatedBytes ?? 0) } : nil,
+            heapPeakBytes: heapAvailable ? statistic { Double($0.heapPeakBytes ?? 0) } : nil,
+            residentBytes: statistic { Double($0.residentBytes) },
+            peakResidentBytes: statistic { Double($0.peakResidentBytes) },
+            bytesRead: statistic { Double($0.bytesRead) }, bytesWritten: statistic { Double($0.bytesWritten) },
+            sqliteMemoryHighWaterBytes: statistic { Double($0.sqliteMemoryHighWaterBytes) },
+            objects: samples.first?.objects ?? 0, edges: samples.first?.edges ?? 0)
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+public import ReportModel
+import SQLiteDatabase
+
+/// What the run ran on, for the report.
+public enum EnvironmentProbe {
+    /// The environment of this process; `allocator` is the heap statistics' description (nil version when
+    /// jemalloc is not the allocator).
+    public static func current(jemallocVersion: String?, buildConfiguration: String) -> Environment {
+        let info = ProcessInfo.processInfo
+        return Environment(
+            os: osName(), kernel: firstLine(of: "/proc/sys/kernel/osrelease") ?? info.operatingSystemVersionString,
+            cpu: cpuModel() ?? "unknown", cpuCount: info.activeProcessorCount, memoryBytes: Int(info.physicalMemory),
+            swiftVersion: swiftVersion(), sqliteVersion: Connection.sqliteVersion, jemallocVersion: jemallocVersion,
+            gitCommit: command(["git", "rev-parse", "HEAD"]), buildConfiguration: buildConfiguration,
+            hostname: info.hostName)
+    }
+
+    private static func osName() -> String {
+        guard let text = try? String(contentsOfFile: "/etc/os-release", encoding: .utf8) else {
+            return ProcessInfo.processInfo.operatingSystemVersionString
+        }
+        for line in text.split(separator: "\n") where line.hasPrefix("PRETTY_NAME=") {
+            return line.dropFirst("PRETTY_NAME=".count).trimmingCharacters(in: ["\""])
+        }
+        return "Linux"
+    }
+
+    private static func cpuModel() -> String? {
+        guard let text = try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8) else { return nil }
+        for line in text.split(separator: "\n") where line.hasPrefix("model name") {
+            return line.split(separator: ":", maxSplits: 1).last?.trimmingCharacters(in: .whitespaces)
+        }
+        return nil
+    }
+
+    /// The compiler this executable was built with.
+    private static func swiftVersion() -> String {
+        #if compiler(>=6.3)
+            let compiler = "6.3 or newer"
+        #elseif compiler(>=6.2)
+            let compiler = "6.2"
+        #elseif compiler(>=6.1)
+            let compiler = "6.1"
+        #else
+            let compiler = "older than 6.1"
+        #endif
+        return command(["swift", "--version"])?.components(separatedBy: "\n").first ?? "Swift \(compiler)"
+    }
+
+    private static func firstLine(of path: String) -> String? {
+        (try? String(contentsOfFile: path, encoding: .utf8))?.split(separator: "\n").first.map(String.init)
+    }
+
+    /// The first line a command prints, or nil when it cannot run or fails.
+    private static func command(_ arguments: [String]) -> String? {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return nil }
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else { return nil }
+        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+}

@@ -1,0 +1,115 @@
+import Foundation
+public import MigrationEngine
+public import ReportModel
+
+/// What a run covers: which cells, how often, compared with what.
+public struct RunOptions: Sendable {
+    /// The quick sizes and repetitions (CI) instead of the full ones.
+    public var quick: Bool
+    /// Sizes to run instead of the scenarios' own.
+    public var sizes: [Int]?
+    /// Only cells whose modes are among these (each nil: every mode the scenario lists).
+    public var passes: [PassMode]?
+    public var storage: [StorageMode]?
+    public var paths: [MigrationPath]?
+
+    /// Options for a quick or full run of every cell.
+    public init(quick: Bool, sizes: [Int]? = nil) {
+        self.quick = quick
+        self.sizes = sizes
+    }
+}
+
+/// How a child process running one repetition of a cell ended.
+public enum CellLaunchOutcome: Sendable {
+    /// It wrote its measurements.
+    case finished(CellSample)
+    /// It was killed by a signal or exited without measurements (a crash).
+    case crashed(String)
+    /// It reported an error (bad input, a failed migration).
+    case failed(String)
+}
+
+/// What a run is doing, for a progress display.
+public enum RunEvent: Sendable {
+    /// Repetition `repetition` of cell number `index` (from 1) of `count` starts.
+    case cellStarted(index: Int, count: Int, spec: CellSpec, repetition: Int, repetitions: Int)
+    /// A cell is done.
+    case cellFinished(index: Int, count: Int, cell: Cell)
+}
+
+/// Runs every cell of the scenarios, each repetition in a fresh child process, and builds the report.
+public struct RunOrchestrator {
+    /// The scenarios to run.
+    public let scenarios: [Scenario]
+    /// Which cells and how often.
+    public let options: RunOptions
+    /// Runs one repetition of a cell in a child process; the executable provides it.
+    public let launch: (CellSpec) -> CellLaunchOutcome
+
+    /// An orchestrator for `scenarios`.
+    public init(scenarios: [Scenario], options: RunOptions, launch: @escaping (CellSpec) -> CellLaunchOutcome) {
+        self.scenarios = scenarios
+        self.options = options
+        self.launch = launch
+    }
+
+    /// The cells of every scenario, in order.
+    public func cells() -> [(scenario: Scenario, spec: CellSpec)] {
+        scenarios.flatMap { scenario in
+            let sizes = options.sizes ?? scenario.sizes(quick: options.quick)
+            let modes = scenario.modes.all.filter { mode in
+                (options.passes?.contains(mode.passes) ?? true) && (options.storage?.contains(mode.storage) ?? true)
+                    && (options.paths?.contains(mode.path) ?? true)
+            }
+            return sizes.flatMap { size in
+                modes.map { mode in
+                    (scenario, CellSpec(scenarioFile: scenario.file, scenario: scenario.name, size: size, mode: mode))
+                }
+            }
+        }
+    }
+
+    /// Runs every cell and returns the report's cells; `event` is told as the run goes.
+    public func run(event: (RunEvent) -> Void = { _ in }) -> [Cell] {
+        let all = cells()
+        var result: [Cell] = []
+        for (index, item) in all.enumerated() {
+            let repetitions = item.scenario.repetitions(quick: options.quick)
+            var samples: [CellSample] = []
+            var failure: (status: CellStatus, message: String)?
+            for repetition in 1...repetitions {
+                event(
+                    .cellStarted(
+                        index: index + 1, count: all.count, spec: item.spec, repetition: repetition,
+                        repetitions: repetitions))
+                switch launch(item.spec) {
+                case .finished(let sample): samples.append(sample)
+                case .crashed(let message): failure = (.crashed, message)
+                case .failed(let message): failure = (.error, message)
+                }
+                if failure != nil { break }
+            }
+            let cell = CellAggregation.cell(item.spec, scenario: item.scenario, samples: samples, failure: failure)
+            event(.cellFinished(index: index + 1, count: all.count, cell: cell))
+            result.append(cell)
+        }
+        return result
+    }
+
+    /// The report's summary of each scenario: its chain and the steps of its first path.
+    public func summaries() -> [ScenarioSummary] {
+        scenarios.map { scenario in
+            let plans = (try? scenario.check()) ?? [:]
+            let plan = plans[.chained] ?? plans.values.first
+            return ScenarioSummary(
+                name: scenario.name, title: scenario.title, description: scenario.description, file: scenario.file,
+                chain: scenario.chain,
+                steps: (plan?.steps ?? []).map { step in
+                    ScenarioSummary.Step(
+                        from: step.from, to: step.to, kind: step.kind.rawValue,
+                        mapping: step.kind == .heavyweight ? step.mappingModels.first?.file : nil)
+                })
+        }
+    }
+}
