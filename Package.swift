@@ -51,6 +51,7 @@ let package = Package(
             dependencies: ["ObjectModel", "PersistentStore", "MappingModel", "SQLiteDatabase"]
         ),
         .target(name: "Instrumentation"),
+        .target(name: "ReportModel"),
 
         // The command-line tool; the only target that links jemalloc.
         .executableTarget(
@@ -64,6 +65,7 @@ let package = Package(
                 "MigrationEngine",
                 "ObjectModel",
                 "PersistentStore",
+                "ReportModel",
                 "SQLiteDatabase",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
@@ -99,6 +101,7 @@ let package = Package(
                 "SQLiteDatabase", "DataGeneration", "TestFixtures",
             ]
         ),
+        .testTarget(name: "ReportModelTests", dependencies: ["ReportModel"]),
         .testTarget(name: "MigrationBenchCLITests", dependencies: ["MigrationBenchCLI"]),
     ]
 )
