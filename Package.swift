@@ -55,12 +55,13 @@ let package = Package(
             dependencies: ["ObjectModel", "PersistentStore", "MappingModel", "SQLiteDatabase"]
         ),
         .target(name: "Instrumentation"),
+        .target(name: "ReportModel"),
 
         .target(
             name: "ScenarioRunner",
             dependencies: [
                 "DataGeneration", "Instrumentation", "IntegrityVerification", "MappingModel", "MigrationEngine",
-                "ObjectModel", "PersistentStore", "SQLiteDatabase", .product(name: "Yams", package: "Yams"),
+                "ObjectModel", "PersistentStore", "ReportModel", "SQLiteDatabase", .product(name: "Yams", package: "Yams"),
             ]
         ),
 
@@ -76,6 +77,7 @@ let package = Package(
                 "MigrationEngine",
                 "ObjectModel",
                 "PersistentStore",
+                "ReportModel",
                 "ScenarioRunner",
                 "SQLiteDatabase",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -112,6 +114,7 @@ let package = Package(
                 "SQLiteDatabase", "DataGeneration", "TestFixtures",
             ]
         ),
+        .testTarget(name: "ReportModelTests", dependencies: ["ReportModel"]),
         .testTarget(name: "ScenarioRunnerTests", dependencies: ["ScenarioRunner", "MigrationEngine", "ReportModel"]),
         .testTarget(name: "MigrationBenchCLITests", dependencies: ["MigrationBenchCLI"]),
     ]

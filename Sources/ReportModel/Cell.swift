@@ -1,0 +1,161 @@
+/// One measured cell: one scenario at one store size in one mode, repeated and summarised.
+public struct Cell: Sendable, Hashable, Codable {
+    /// The cell's identifier, unique in a run and stable across runs, such as
+    /// `library-chain/100000/multi-pass+streaming+chained`; baselines match cells by it.
+    public var id: String
+    /// The name of the ``ScenarioSummary`` the cell belongs to.
+    public var scenario: String
+    /// The store size: objects in all, with the scenario's dataset.
+    public var size: Int
+    /// How the migration ran.
+    public var mode: Mode
+    /// How many times the cell was measured.
+    public var repetitions: Int
+    /// The cell's outcome.
+    public var status: CellStatus
+    /// Why the cell crashed or could not run, or nil.
+    public var failure: String?
+    /// Objects in the source store.
+    public var objects: Int
+    /// Relationship edges in the source store.
+    public var edges: Int
+    /// Every measured phase, in the order run; a phase whose ``Phase/group`` is set belongs to an earlier one.
+    public var phases: [Phase]
+    /// The whole migration (all steps), with the same metrics as a phase.
+    public var total: Phase
+    /// The hand-written SQL that does the same work, measured in the same run, or nil when there is none.
+    public var floor: Floor?
+    /// What the integrity verifier found, or nil when it did not run.
+    public var verification: Verification?
+    /// The budgets that apply to this cell and whether they held.
+    public var budgets: [BudgetResult]
+    /// Heap and resident memory sampled during one repetition of the migration.
+    public var memorySeries: [MemorySample]
+
+    /// Creates a cell.
+    public init(
+        id: String, scenario: String, size: Int, mode: Mode, repetitions: Int, status: CellStatus, failure: String?,
+        objects: Int, edges: Int, phases: [Phase], total: Phase, floor: Floor?, verification: Verification?,
+        budgets: [BudgetResult], memorySeries: [MemorySample]
+    ) {
+        self.id = id
+        self.scenario = scenario
+        self.size = size
+        self.mode = mode
+        self.repetitions = repetitions
+        self.status = status
+        self.failure = failure
+        self.objects = objects
+        self.edges = edges
+        self.phases = phases
+        self.total = total
+        self.floor = floor
+        self.verification = verification
+        self.budgets = budgets
+        self.memorySeries = memorySeries
+    }
+
+    /// Whether the cell's figures mean anything: false when it crashed or could not run.
+    public var isMeasured: Bool { status != .crashed && status != .error }
+}
+
+/// How a cell's migration ran: its pass split, where destination objects live, and its path through the chain.
+public struct Mode: Sendable, Hashable, Codable {
+    /// `single`, `per-entity` or another pass split of the scenario.
+    public var passes: String
+    /// `in-memory` or `streaming`.
+    public var storage: String
+    /// `direct` or `chained`.
+    public var path: String
+
+    /// Creates a mode.
+    public init(passes: String, storage: String, path: String) {
+        self.passes = passes
+        self.storage = storage
+        self.path = path
+    }
+
+    /// The mode for people, such as `single · streaming · chained`.
+    public var label: String { "\(passes) · \(storage) · \(path)" }
+}
+
+/// The outcome of a cell.
+public enum CellStatus: String, Sendable, Hashable, Codable, CaseIterable {
+    /// Verified, within its budgets, and no worse than the baseline.
+    case passed
+    /// The migrated store is not what the source and mapping say it must be.
+    case integrityFailure = "integrity-failure"
+    /// A budget, such as a peak-heap limit, was exceeded.
+    case budgetExceeded = "budget-exceeded"
+    /// Slower or bigger than the baseline beyond its thresholds.
+    case regressed
+    /// The child process died.
+    case crashed
+    /// The cell could not run, such as a scenario it could not load.
+    case error
+}
+
+/// The floor: hand-written SQL doing the cell's work, which a perfect engine could not beat.
+public struct Floor: Sendable, Hashable, Codable {
+    /// What the floor does, such as `INSERT … SELECT per table`.
+    public var description: String
+    /// The floor's wall time.
+    public var seconds: Statistic
+    /// The engine's median total wall time divided by the floor's median.
+    public var ratio: Double
+
+    /// Creates a floor.
+    public init(description: String, seconds: Statistic, ratio: Double) {
+        self.description = description
+        self.seconds = seconds
+        self.ratio = ratio
+    }
+}
+
+/// One budget of a cell, such as "streaming at 1,000,000 objects: peak heap ≤ 64 MiB", and whether it held.
+public struct BudgetResult: Sendable, Hashable, Codable {
+    /// The budget for people, such as `peak heap`.
+    public var name: String
+    /// The ``Phase`` property measured, such as `heapPeakBytes`.
+    public var metric: String
+    /// The phase measured, or nil for the cell's total.
+    public var phase: String?
+    /// The largest value allowed.
+    public var limit: Double
+    /// The measured median, or nil when the metric is unavailable.
+    public var measured: Double?
+    /// `bytes`, `seconds` or `ratio`.
+    public var unit: String
+    /// Whether the budget held.
+    public var passed: Bool
+
+    /// Creates a budget result.
+    public init(
+        name: String, metric: String, phase: String?, limit: Double, measured: Double?, unit: String, passed: Bool
+    ) {
+        self.name = name
+        self.metric = metric
+        self.phase = phase
+        self.limit = limit
+        self.measured = measured
+        self.unit = unit
+        self.passed = passed
+    }
+}
+
+/// Memory at one moment of a migration.
+public struct MemorySample: Sendable, Hashable, Codable {
+    /// Seconds since the migration started.
+    public var seconds: Double
+    /// Bytes allocated on the heap, or nil when unavailable (never 0 for unknown).
+    public var heapBytes: Double?
+    /// The resident set size, in bytes.
+    public var residentBytes: Double
+
+    /// Creates a sample.
+    public init(seconds: Double, heapBytes: Double?, residentBytes: Double) {
+        self.seconds = seconds
+        self.heapBytes = heapBytes
+        self.residentBytes = residentBytes
+    }
+}
