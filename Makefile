@@ -1,7 +1,6 @@
 # The two commands a newcomer needs are `make run` and `make test`; both install the system libraries first.
 SWIFT ?= swift
 BIN := .build/release/migration-bench
-DEMO := Reports/demo
 
 .PHONY: setup build run test benchmark-quick lint clean
 
@@ -11,12 +10,10 @@ setup:
 build: setup
 	$(SWIFT) build -c release
 
-# The main job. Until the scenario runner lands: generate the default store and place it at its model version.
+# The main job: every scenario of the catalog at its quick size, verified and measured, with reports in
+# Reports/latest/ (index.html, report.json, junit.xml, summary.md). Exit code 2 or 3 when a cell fails.
 run: build
-	@mkdir -p $(DEMO)
-	$(BIN) generate --model Scenarios/models/library.yaml --version V1 \
-		--dataset Scenarios/datasets/library.yaml --size 100000 --output $(DEMO)/library-V1.sqlite --overwrite
-	$(BIN) inspect $(DEMO)/library-V1.sqlite --model Scenarios/models/library.yaml
+	$(BIN) run --quick
 
 test: setup
 	$(SWIFT) test
@@ -31,4 +28,4 @@ lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests
 
 clean:
-	rm -rf .build Reports/demo Reports/benchmarks
+	rm -rf .build Reports/benchmarks Reports/latest Reports/2*

@@ -1,4 +1,5 @@
-public import ReportModel
+import MigrationEngine
+import ReportModel
 
 /// Turns the samples of a cell's repetitions into the report's cell: statistics per phase and metric, the
 /// floor and its ratio, the verification, the budgets and the status.
@@ -40,7 +41,7 @@ enum CellAggregation {
         }
         let expected = scenario.integrity == .clean ? verification.passed : !verification.passed
         let status: CellStatus =
-            !expected ? .integrityFailure : budgets.allSatisfy(\.passed) ? .passed : .budgetExceeded
+            !expected ? .integrityFailure : budgets.allSatisfy { $0.passed } ? .passed : .budgetExceeded
         let integrityNote =
             expected
             ? nil
@@ -60,10 +61,10 @@ enum CellAggregation {
     private static func result(_ budget: Budget, total: Phase, floor: Floor) -> BudgetResult {
         let measured: Double? =
             switch budget.metric {
-            case .heapPeakBytes: total.heapPeakBytes?.median
-            case .peakResidentBytes: total.peakResidentBytes.median
-            case .wallSeconds: total.wallSeconds.median
-            case .floorRatio: floor.ratio
+            case .heapPeakBytes: total.heapPeakBytes.map { $0.median }
+            case .peakResidentBytes: Optional(total.peakResidentBytes.median)
+            case .wallSeconds: Optional(total.wallSeconds.median)
+            case .floorRatio: Optional(floor.ratio)
             }
         // A figure that could not be measured (no jemalloc) does not pass its budget.
         return BudgetResult(

@@ -132,7 +132,7 @@ public struct CellExecution {
             meter.end(objects: objects, edges: edges)
             verification.add(result, step: step.name)
 
-            floorSeconds += try Floor.copySeconds(of: current, into: "\(folder)/floor-\(index + 1).sqlite")
+            floorSeconds += try CopyFloor.copySeconds(of: current, into: "\(folder)/floor-\(index + 1).sqlite")
             if current != source { Store.remove(at: current) }
             current = next
         }

@@ -1,4 +1,5 @@
 import Foundation
+import MappingModel
 public import MigrationEngine
 public import ReportModel
 

@@ -6,7 +6,7 @@ import SQLiteDatabase
 /// The floor: what a perfect engine could not beat for the same store — every row of every table copied
 /// into an empty copy of the schema with `INSERT … SELECT`, in one transaction, with the pragmas the engine
 /// uses for a fresh store, then the indexes built.
-enum Floor {
+enum CopyFloor {
     /// Seconds to copy the store at `source` into a new database at `destination` (removed afterwards).
     static func copySeconds(of source: String, into destination: String) throws -> Double {
         defer { Store.remove(at: destination) }
