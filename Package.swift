@@ -15,6 +15,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         // System libraries.
@@ -56,6 +57,10 @@ let package = Package(
         ),
         .target(name: "Instrumentation"),
         .target(name: "ReportModel"),
+        .target(
+            name: "Reporting",
+            dependencies: ["ReportModel", .product(name: "Mustache", package: "swift-mustache")]
+        ),
 
         .target(
             name: "ScenarioRunner",
@@ -78,6 +83,7 @@ let package = Package(
                 "ObjectModel",
                 "PersistentStore",
                 "ReportModel",
+                "Reporting",
                 "ScenarioRunner",
                 "SQLiteDatabase",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -115,6 +121,7 @@ let package = Package(
             ]
         ),
         .testTarget(name: "ReportModelTests", dependencies: ["ReportModel"]),
+        .testTarget(name: "ReportingTests", dependencies: ["Reporting", "ReportModel"], resources: [.copy("Golden")]),
         .testTarget(name: "ScenarioRunnerTests", dependencies: ["ScenarioRunner", "MigrationEngine", "ReportModel"]),
         .testTarget(name: "MigrationBenchCLITests", dependencies: ["MigrationBenchCLI"]),
     ]

@@ -1,0 +1,116 @@
+import ReportModel
+
+extension HTMLPage {
+    /// A cell's details: its phases, verification, budgets and memory over time.
+    struct CellDetail {
+        let id: String
+        let anchor: String
+        let title: String
+        let status: String
+        let statusTitle: String
+        let open: Bool
+        let time: String
+        let timeRange: String
+        let floor: String?
+        let failure: String?
+        let phases: [PhaseRow]
+        let verification: VerificationDetail?
+        let failedBudgets: [String]
+        let memoryChart: ChartView?
+    }
+
+    /// One row of a cell's phase table.
+    struct PhaseRow {
+        let name: String
+        let nested: Bool
+        let isTotal: Bool
+        let wall: String
+        let wallRange: String
+        let user: String
+        let system: String
+        let heapPeak: String
+        let heapUnavailable: Bool
+        let residentPeak: String
+        let read: String
+        let written: String
+        let sqliteMemory: String
+        let objects: String
+        let edges: String
+    }
+
+    /// What the verifier found in one cell.
+    struct VerificationDetail {
+        let passed: Bool
+        let summary: String
+        let violations: [ViolationRow]
+        let notChecked: [String]
+    }
+
+    /// One group of violations.
+    struct ViolationRow {
+        let kind: String
+        let location: String
+        let count: String
+        let examples: [String]
+    }
+}
+
+extension HTMLPage.CellDetail {
+    init(_ cell: Cell, open: Bool) {
+        id = cell.id
+        anchor = cell.anchor
+        title = cell.title
+        status = cell.status.rawValue
+        statusTitle = cell.status.title
+        self.open = open
+        time = cell.totalTimeText
+        timeRange = cell.totalTimeRangeText
+        floor = cell.floor.flatMap { floor in
+            guard cell.isMeasured else { return nil }
+            return
+                "\(Format.ratio(floor.ratio)) the floor: \(floor.description), \(Format.seconds(floor.seconds.median))"
+        }
+        failure = cell.failure
+        phases =
+            cell.isMeasured ? (cell.phases.map { .init($0, isTotal: false) } + [.init(cell.total, isTotal: true)]) : []
+        verification = cell.verification.map(HTMLPage.VerificationDetail.init)
+        failedBudgets = cell.failedBudgets.map(\.summary)
+        memoryChart = cell.isMeasured && !cell.memorySeries.isEmpty ? MemoryChart(cell.memorySeries).view() : nil
+    }
+}
+
+extension HTMLPage.PhaseRow {
+    init(_ phase: Phase, isTotal: Bool) {
+        name = isTotal ? "Total" : phase.name
+        nested = phase.group != nil && !isTotal
+        self.isTotal = isTotal
+        wall = Format.seconds(phase.wallSeconds.median)
+        wallRange = phase.wallSeconds.rangeText { Format.seconds($0) }
+        user = Format.seconds(phase.userSeconds.median)
+        system = Format.seconds(phase.systemSeconds.median)
+        heapPeak = Format.bytes(phase.heapPeakBytes?.median)
+        heapUnavailable = phase.heapPeakBytes == nil
+        residentPeak = Format.bytes(phase.peakResidentBytes.median)
+        read = Format.bytes(phase.bytesRead.median)
+        written = Format.bytes(phase.bytesWritten.median)
+        sqliteMemory = Format.bytes(phase.sqliteMemoryHighWaterBytes.median)
+        objects = Format.count(phase.objects)
+        edges = Format.count(phase.edges)
+    }
+}
+
+extension HTMLPage.VerificationDetail {
+    init(_ verification: Verification) {
+        passed = verification.passed
+        summary =
+            verification.passed
+            ? "Verified: \(Format.count(verification.checked)) objects and edges checked, no violation."
+            : "\(Format.count(verification.violationCount)) violations in \(Format.count(verification.checked)) "
+                + "objects and edges checked."
+        violations = verification.violations.map {
+            HTMLPage.ViolationRow(
+                kind: $0.kind, location: $0.location, count: Format.count($0.count), examples: $0.examples)
+        }
+        notChecked = verification.notChecked
+    }
+}

@@ -1,0 +1,119 @@
+public import ReportModel
+
+/// Writes `summary.md`, for a CI job summary: the verdict, a table of cells, then what failed: budgets,
+/// integrity violations, crashed cells and baseline regressions.
+public enum MarkdownSummary {
+    /// The summary of `report`.
+    public static func render(_ report: Report) -> String {
+        var lines = verdictLines(report)
+        lines += table(
+            header: ["Status", "Scenario", "Size", "Mode", "Total time", "Floor ratio", "Peak heap", "Verification"],
+            alignments: "| --- | --- | ---: | --- | ---: | ---: | ---: | --- |",
+            rows: report.cells.map { cell in
+                [
+                    "\(cell.status.emoji) \(cell.status.title)", cell.scenario, Format.count(cell.size),
+                    cell.mode.label,
+                    cell.totalTimeText, cell.floorRatioText, cell.peakHeapText, cell.verificationText,
+                ]
+            })
+        let budgets = report.cells.flatMap { cell in cell.failedBudgets.map { (cell, $0) } }
+        if !budgets.isEmpty {
+            lines += ["", "### Failing budgets", ""]
+            lines += table(
+                header: ["Cell", "Budget", "Phase", "Limit", "Measured"],
+                alignments: "| --- | --- | --- | ---: | ---: |",
+                rows: budgets.map { cell, budget in
+                    [cell.id, budget.name, budget.phaseText, budget.limitText, budget.measuredText]
+                })
+        }
+        let violations = report.cells.flatMap { cell in (cell.verification?.violations ?? []).map { (cell, $0) } }
+        if !violations.isEmpty {
+            lines += ["", "### Integrity violations", ""]
+            lines += table(
+                header: ["Cell", "Violation", "Where", "Count", "First example"],
+                alignments: "| --- | --- | --- | ---: | --- |",
+                rows: violations.map { cell, group in
+                    [cell.id, group.kind, group.location, Format.count(group.count), group.examples.first ?? "—"]
+                })
+        }
+        let crashed = report.cells.filter { !$0.isMeasured }
+        if !crashed.isEmpty {
+            lines += ["", "### Crashed cells and cells that could not run", ""]
+            lines += table(
+                header: ["Cell", "Status", "Failure"], alignments: "| --- | --- | --- |",
+                rows: crashed.map { [$0.id, $0.status.title, $0.failure ?? "—"] })
+        }
+        if let baseline = report.baseline, !baseline.regressions.isEmpty {
+            lines += [
+                "", "### Baseline regressions", "",
+                "Against \(escape(baseline.baselineFile)) (run \(escape(baseline.baselineRunID))).", "",
+            ]
+            lines += table(
+                header: ["Cell", "Metric", "Baseline", "Current", "Change"],
+                alignments: "| --- | --- | ---: | ---: | ---: |",
+                rows: baseline.regressions.map {
+                    [$0.cell, $0.metricTitle, $0.baselineText, $0.currentText, $0.changeText]
+                })
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// The heading and the line of counts.
+    private static func verdictLines(_ report: Report) -> [String] {
+        let verdict = report.verdict
+        let headline =
+            verdict.passed
+            ? "## ✅ MigrationBench passed (exit code \(verdict.exitCode))"
+            : "## ❌ MigrationBench failed (exit code \(verdict.exitCode))"
+        let counts = [
+            "\(Format.count(verdict.passedCells)) passed",
+            Format.counted(verdict.integrityFailures, "integrity failure"),
+            Format.counted(verdict.crashed, "crashed or error", "crashed or errors"),
+            Format.counted(verdict.budgetFailures, "budget failure"), Format.counted(verdict.regressions, "regression"),
+        ]
+        return [
+            headline, "",
+            "Run \(escape(report.runID)), started \(escape(report.startedAt)), took "
+                + "\(Format.seconds(report.durationSeconds)): **\(Format.counted(verdict.cells, "cell"))**, "
+                + counts.joined(separator: ", ") + ".",
+            "",
+        ]
+    }
+
+    /// A Markdown table; every cell is escaped.
+    private static func table(header: [String], alignments: String, rows: [[String]]) -> [String] {
+        let line = { (cells: [String]) in "| " + cells.map(escape).joined(separator: " | ") + " |" }
+        return [line(header), alignments] + rows.map(line)
+    }
+
+    /// Text that Markdown shows as it is, also inside a table: markup characters are backslash-escaped, `<`, `>`
+    /// and `&` become entities, and line breaks become `<br>`, so that a cell never breaks its table.
+    static func escape(_ text: String) -> String {
+        var escaped = ""
+        for character in text {
+            switch character {
+            case "\\", "`", "*", "_", "[", "]", "|", "#", "~": escaped += "\\\(character)"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "&": escaped += "&amp;"
+            case "\n", "\r\n", "\r": escaped += "<br>"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+}
+
+extension CellStatus {
+    /// A sign for the status, for a quick scan of a table.
+    fileprivate var emoji: String {
+        switch self {
+        case .passed: "✅"
+        case .integrityFailure: "❌"
+        case .budgetExceeded: "⚠️"
+        case .regressed: "📈"
+        case .crashed: "💥"
+        case .error: "⛔"
+        }
+    }
+}
