@@ -109,9 +109,8 @@ struct ReportRun {
             scenarios: orchestrator.summaries(), cells: cells, baseline: nil,
             verdict: Verdict.decide(cells: cells, baseline: nil))
         if let baselineReport, let baseline {
-            report.baseline = report.compare(to: baselineReport, baselineFile: baseline)
+            report.applyBaseline(report.compare(to: baselineReport, baselineFile: baseline))
         }
-        report.verdict = Verdict.decide(cells: report.cells, baseline: report.baseline)
         let written = try ReportWriter.write(report, toPath: folder)
         Self.pointLatest(at: runID, in: out)
         print(Self.summary(report, files: written.map(\.path)))
@@ -172,7 +171,7 @@ enum CellLauncher {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let output = "\(folder)/sample.json"
         let errors = "\(folder)/stderr.txt"
-        FileManager.default.createFile(atPath: errors, contents: nil)
+        _ = FileManager.default.createFile(atPath: errors, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ChildProcess.executablePath)
         process.arguments = [

@@ -84,11 +84,12 @@ struct CompareCommand: ParsableCommand {
                 return
             }
             for entry in comparison.entries {
-                let change = String(format: "%+.1f%%", entry.change * 100)
+                let change = entry.change.map { String(format: " (%+.1f%%)", $0 * 100) } ?? ""
+                let before = entry.baseline.map { Self.format($0.median) } ?? "—"
+                let after = entry.current.map { Self.format($0.median) } ?? "—"
                 print(
                     "\(entry.verdict.rawValue.padding(toLength: 10, withPad: " ", startingAt: 0)) \(entry.cell) "
-                        + "\(entry.metric): \(Self.format(entry.baseline.median)) → \(Self.format(entry.current.median)) "
-                        + "(\(change))")
+                        + "\(entry.metric): \(before) → \(after)\(change)")
             }
             print(regressed ? "REGRESSED: \(comparison.regressions.count) figure(s)" : "no regression")
         }

@@ -1,4 +1,5 @@
 import Foundation
+import Instrumentation
 import ReportModel
 import ScenarioRunner
 
@@ -25,7 +26,7 @@ final class RunDisplay {
     }
 
     func finish() {
-        write(String(format: "done in %.1f s\n", Double((ContinuousClock.now - start).components.seconds)))
+        write(String(format: "done in %.1f s\n", (ContinuousClock.now - start).seconds))
     }
 
     private func write(_ text: String) {
