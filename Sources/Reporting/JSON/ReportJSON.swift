@@ -2,7 +2,8 @@ public import Foundation
 public import ReportModel
 
 /// `report.json`: a ``Report`` as JSON with sorted keys, pretty printed, so that the same report always gives
-/// the same bytes and two reports diff line by line.
+/// the same bytes and two reports diff line by line. An optional figure that is unavailable (nil), such as the
+/// heap of a process that does not run on jemalloc, is left out of the JSON rather than written as 0.
 public enum ReportJSON {
     /// The report as JSON, ending with a newline.
     public static func encode(_ report: Report) throws -> Data {
