@@ -10,7 +10,8 @@ enum CellAggregation {
     static func cell(
         _ spec: CellSpec, scenario: Scenario, samples: [CellSample], failure: (status: CellStatus, message: String)?
     ) -> Cell {
-        let mode = Mode(passes: spec.mode.passes.rawValue, storage: spec.mode.storage.rawValue, path: spec.mode.path.rawValue)
+        let mode = Mode(
+            passes: spec.mode.passes.rawValue, storage: spec.mode.storage.rawValue, path: spec.mode.path.rawValue)
         guard let first = samples.first, failure == nil else {
             return Cell(
                 id: spec.id, scenario: spec.scenario, size: spec.size, mode: mode, repetitions: samples.count,
@@ -54,7 +55,9 @@ enum CellAggregation {
             status: status, failure: integrityNote, objects: first.objects, edges: first.edges, phases: phases,
             total: total, floor: floor, verification: verification, budgets: budgets,
             memorySeries: slowest.memorySeries.map {
-                MemorySample(seconds: $0.seconds, heapBytes: $0.heapBytes.map(Double.init), residentBytes: Double($0.residentBytes))
+                MemorySample(
+                    seconds: $0.seconds, heapBytes: $0.heapBytes.map(Double.init),
+                    residentBytes: Double($0.residentBytes))
             })
     }
 

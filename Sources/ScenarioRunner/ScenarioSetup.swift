@@ -16,7 +16,8 @@ struct ScenarioSetup {
         self.scenario = scenario
         history = try ModelLoader.load(path: scenario.model)
         dataset = try scenario.dataset.map { path throws(GenerationError) in try Dataset.load(path: path) } ?? Dataset()
-        mappingModels = try scenario.mappings.map { path throws(MappingError) in try MappingModelLoader.load(path: path) }
+        mappingModels = try scenario.mappings.map { path throws(MappingError) in try MappingModelLoader.load(path: path)
+        }
     }
 
     /// A migrator over the scenario's chain and mapping models.
@@ -58,7 +59,10 @@ extension Scenario {
                 message: "'chain' names version '\(version)', which \(model) lacks (it has: "
                     + setup.history.versions.map(\.name).joined(separator: ", ") + ")")
         }
-        _ = try StoreGenerator(version: try setup.history.requireVersion(chain[0]), dataset: setup.dataset, size: 1)
+        if store == nil {
+            _ = try StoreGenerator(
+                version: try setup.history.requireVersion(chain[0]), dataset: setup.dataset, size: quickSizes[0])
+        }
         var plans: [MigrationPath: MigrationPlan] = [:]
         for path in modes.path {
             var migrator = try setup.migrator()

@@ -45,7 +45,7 @@ enum Executable {
     }()
 
     /// Runs `migration-bench arguments` to completion, with standard output and error captured in files.
-    static func run(_ arguments: [String], in folder: URL) throws -> Run {
+    static func run(_ arguments: [String], in folder: URL, environment: [String: String] = [:]) throws -> Run {
         let executable = try #require(url, "migration-bench is not built beside the test bundle")
         let name = UUID().uuidString
         let outputURL = folder.appendingPathComponent("\(name).out")
@@ -60,6 +60,7 @@ enum Executable {
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = packageRoot
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let output = try FileHandle(forWritingTo: outputURL)
         let error = try FileHandle(forWritingTo: errorURL)
         defer {

@@ -52,21 +52,46 @@ struct ScenarioLoaderTests {
         #expect(scenario.modes.all.count == 4 && scenario.crossPass == .coreData && scenario.integrity == .violations)
         #expect(scenario.quickRepetitions == 2 && scenario.fullRepetitions == 5)
         #expect(scenario.budgets[0].max == 64 * 1_048_576 && scenario.budgets[0].condition.storage == .streaming)
-        #expect(scenario.budgets[0].condition.selects(CellMode(passes: .single, storage: .streaming, path: .chained), size: 1_000_000))
-        #expect(!scenario.budgets[0].condition.selects(CellMode(passes: .single, storage: .streaming, path: .chained), size: 10))
+        #expect(
+            scenario.budgets[0].condition.selects(
+                CellMode(passes: .single, storage: .streaming, path: .chained), size: 1_000_000))
+        #expect(
+            !scenario.budgets[0].condition.selects(
+                CellMode(passes: .single, storage: .streaming, path: .chained), size: 10))
         #expect(scenario.budgets[1].name == "floorRatio")
     }
 
     static let badFiles: [(text: String, message: String)] = [
-        ("name: x\nmodel: m.yaml\nchain: [V1, V2]\nsizes: { quick: [1], full: [2] }\ncolour: red\n", ":5: unknown key 'colour'"),
-        ("name: x\nmodel: m.yaml\nchain: [V1]\nsizes: { quick: [1], full: [2] }\n", ":3: 'chain' must list at least two versions"),
-        ("name: x\nmodel: m.yaml\nchain: [V1, V2]\nsizes: { quick: [fast], full: [2] }\n", ":4: 'sizes.quick' must list positive whole numbers, not 'fast'"),
-        ("name: x\nmodel: m.yaml\nchain: [V1, V2]\nsizes: { quick: [1], full: [2] }\nmodes: { storage: [disk] }\n", ":5: 'modes.storage' holds 'disk'"),
-        ("name: x\nmodel: m.yaml\nchain: [V1, V2]\nsizes: { quick: [1], full: [2] }\nbudgets:\n  - { metric: speed, max: 1 }\n", ":6: a budget's 'metric' is 'speed'"),
-        ("name: x\nmodel: m.yaml\nchain: [V1, V2]\nsizes: { quick: [1], full: [2] }\nbudgets:\n  - { metric: wallSeconds, max: lots }\n", ":6: a budget's 'max' must be a number"),
-        ("name: X Y\nmodel: m.yaml\nchain: [V1, V2]\nsizes: { quick: [1], full: [2] }\n", ":1: 'name' must be lowercase"),
+        (
+            "name: x\nmodel: m.yaml\nchain: [V1, V2]\nsizes: { quick: [1], full: [2] }\ncolour: red\n",
+            ":5: unknown key 'colour'"
+        ),
+        (
+            "name: x\nmodel: m.yaml\nchain: [V1]\nsizes: { quick: [1], full: [2] }\n",
+            ":3: 'chain' must list at least two versions"
+        ),
+        (
+            "name: x\nmodel: m.yaml\nchain: [V1, V2]\nsizes: { quick: [fast], full: [2] }\n",
+            ":4: 'sizes.quick' must list positive whole numbers, not 'fast'"
+        ),
+        (
+            "name: x\nmodel: m.yaml\nchain: [V1, V2]\nsizes: { quick: [1], full: [2] }\nmodes: { storage: [disk] }\n",
+            ":5: 'modes.storage' holds 'disk'"
+        ),
+        (
+            "name: x\nmodel: m.yaml\nchain: [V1, V2]\nsizes: { quick: [1], full: [2] }\nbudgets:\n  - { metric: speed, max: 1 }\n",
+            ":6: a budget's 'metric' is 'speed'"
+        ),
+        (
+            "name: x\nmodel: m.yaml\nchain: [V1, V2]\nsizes: { quick: [1], full: [2] }\nbudgets:\n  - { metric: wallSeconds, max: lots }\n",
+            ":6: a budget's 'max' must be a number"
+        ),
+        (
+            "name: X Y\nmodel: m.yaml\nchain: [V1, V2]\nsizes: { quick: [1], full: [2] }\n",
+            ":1: 'name' must be lowercase"
+        ),
         ("name: x\nchain: [V1, V2]\nsizes: { quick: [1], full: [2] }\n", "the scenario has no 'model'"),
-        ("name: x\nmodel: [m\n", ":2: not valid YAML"),
+        ("name: x\nmodel: [m\n", ":3: not valid YAML"),
     ]
 
     @Test(arguments: badFiles)

@@ -24,7 +24,9 @@ struct RunCommand: ParsableCommand {
     @Flag(name: .long, help: "The quick sizes and repetitions, for CI.")
     var quick = false
 
-    @Option(name: .long, help: ArgumentHelp("Sizes instead of the scenarios' own, separated by commas.", valueName: "n,n,…"))
+    @Option(
+        name: .long, help: ArgumentHelp("Sizes instead of the scenarios' own, separated by commas.", valueName: "n,n,…")
+    )
     var sizes: String?
 
     @Option(
@@ -72,7 +74,8 @@ struct RunCommand: ParsableCommand {
                 options.paths = (options.paths ?? []) + [path]
             } else {
                 throw InputError(
-                    "--modes: unknown mode '\(word)' (expected single, per-entity, in-memory, streaming, chained, direct)")
+                    "--modes: unknown mode '\(word)' (expected single, per-entity, in-memory, streaming, chained, direct)"
+                )
             }
         }
     }
@@ -175,7 +178,8 @@ enum CellLauncher {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: ChildProcess.executablePath)
         process.arguments = [
-            "run-cell", "--scenario", spec.scenarioFile, "--size", "\(spec.size)", "--passes", spec.mode.passes.rawValue,
+            "run-cell", "--scenario", spec.scenarioFile, "--size", "\(spec.size)", "--passes",
+            spec.mode.passes.rawValue,
             "--storage", spec.mode.storage.rawValue, "--path", spec.mode.path.rawValue, "--folder", folder,
             "--output", output,
         ]
@@ -196,7 +200,8 @@ enum CellLauncher {
             return .failed(message.isEmpty ? "the cell's process exited with \(process.terminationStatus)" : message)
         }
         do {
-            return .finished(try JSONDecoder().decode(CellSample.self, from: Data(contentsOf: URL(fileURLWithPath: output))))
+            return .finished(
+                try JSONDecoder().decode(CellSample.self, from: Data(contentsOf: URL(fileURLWithPath: output))))
         } catch {
             return .crashed("the cell's process exited without its measurements: \(error)")
         }

@@ -8,7 +8,8 @@ import ScenarioRunner
 /// `migration-bench list`: the scenarios and their cells.
 struct ListCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "list", abstract: "List the scenarios in Scenarios/ (or the files given), with their steps and cells.")
+        commandName: "list",
+        abstract: "List the scenarios in Scenarios/ (or the files given), with their steps and cells.")
 
     @Argument(help: ArgumentHelp("Scenario files or names (default: all).", valueName: "scenario"))
     var scenarios: [String] = []
@@ -43,7 +44,8 @@ struct ValidateCommand: ParsableCommand {
                 let plans = try scenario.check()
                 let steps = scenario.modes.path.compactMap { path in
                     plans[path].map { plan in
-                        "\(path.rawValue): " + plan.steps.map { "\($0.name) \($0.kind.rawValue)" }.joined(separator: ", ")
+                        "\(path.rawValue): "
+                            + plan.steps.map { "\($0.name) \($0.kind.rawValue)" }.joined(separator: ", ")
                     }
                 }
                 print("ok \(scenario.file): \(steps.joined(separator: "; "))")
@@ -129,7 +131,9 @@ struct ProfileCommand: ParsableCommand {
         try reportingInputErrors {
             let migrator = try options.migrator()
             let plan = try migrator.requiredMigrations(forStoreAt: options.store, to: options.to)
-            guard !plan.isEmpty else { throw InputError("\(options.store) is already at \(plan.from): nothing to profile") }
+            guard !plan.isEmpty else {
+                throw InputError("\(options.store) is already at \(plan.from): nothing to profile")
+            }
             let chain = [plan.from] + plan.steps.map(\.to)
             let absolute = { (path: String) in
                 path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path

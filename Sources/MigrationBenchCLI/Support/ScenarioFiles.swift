@@ -10,7 +10,9 @@ enum ScenarioFiles {
     static func resolve(_ arguments: [String]) throws -> [String] {
         guard !arguments.isEmpty else {
             let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-            let files = names.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".json") }.sorted().map { "\(folder)/\($0)" }
+            let files = names.filter { $0.hasSuffix(".yaml") || $0.hasSuffix(".json") }.sorted().map {
+                "\(folder)/\($0)"
+            }
             guard !files.isEmpty else { throw InputError("\(folder)/: no scenario files (*.yaml) here") }
             return files
         }
