@@ -41,8 +41,9 @@ public struct CellSample: Sendable, Hashable, Codable {
     public var floorSeconds: Double
     /// The steps run.
     public var steps: [MigrationStepPlan.Summary]
-    /// Objects and edges in the generated store.
+    /// Objects in the source store.
     public var objects: Int
+    /// Relationship edges in the source store.
     public var edges: Int
     /// The verifier's findings over every step.
     public var verification: VerificationSummary
@@ -54,10 +55,15 @@ public struct CellSample: Sendable, Hashable, Codable {
 public struct VerificationSummary: Sendable, Hashable, Codable {
     /// One group of violations.
     public struct Group: Sendable, Hashable, Codable {
+        /// The kind of violation.
         public var kind: String
+        /// The entity, if the violation is in one.
         public var entity: String?
+        /// The property, if the violation is in one.
         public var property: String?
+        /// How many objects or edges break the rule.
         public var count: Int
+        /// The first examples, each naming its step.
         public var examples: [String]
     }
 

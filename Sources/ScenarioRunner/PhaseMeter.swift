@@ -59,6 +59,7 @@ public final class PhaseMeter {
     private let heap: any HeapStatistics
     private let clock = ContinuousClock()
     private var current: (name: String, group: String?, start: Start)?
+    /// The phases measured so far, in order.
     public internal(set) var samples: [PhaseSample] = []
 
     private struct Start {

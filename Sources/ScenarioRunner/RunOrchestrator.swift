@@ -9,9 +9,11 @@ public struct RunOptions: Sendable {
     public var quick: Bool
     /// Sizes to run instead of the scenarios' own.
     public var sizes: [Int]?
-    /// Only cells whose modes are among these (each nil: every mode the scenario lists).
+    /// Only cells with these pass modes (nil: every one the scenario lists).
     public var passes: [PassMode]?
+    /// Only cells with these storage modes (nil: every one the scenario lists).
     public var storage: [StorageMode]?
+    /// Only cells with these paths (nil: every one the scenario lists).
     public var paths: [MigrationPath]?
 
     /// Options for a quick or full run of every cell.
