@@ -100,10 +100,11 @@ extension VerificationRun {
                     )
                 }
                 let table = layout.table(for: entity)
-                let maximum =
-                    try connection.scalar(
-                        "SELECT COALESCE(MAX(Z_PK), 0) FROM main.\(quoted(table.name)) WHERE Z_ENT BETWEEN "
-                            + Self.range(entity, in: layout))?.int64 ?? 0
+                // The table's largest key is read from the b-tree at once; only above Z_MAX is the entity's own sought.
+                guard try count("SELECT MAX(Z_PK) FROM main.\(quoted(table.name))") > row.max else { continue }
+                let maximum = try count(
+                    "SELECT MAX(Z_PK) FROM main.\(quoted(table.name)) WHERE Z_ENT BETWEEN "
+                        + Self.range(entity, in: layout))
                 if maximum > row.max {
                     collector.add(
                         .entityNumber, entity: entity, property: "Z_MAX", primaryKey: maximum,
