@@ -104,7 +104,13 @@ final class PolicyObjectCheck {
                 "relates to \(related.count) \(entity) objects, not one")
         }
         for edge in related where edge.exists {
-            if !StoredValue.matches(edge.value, expected, type: attribute.type) {
+            if !StoredValue.matches(edge.value, expected, type: attribute.type) && policy == .findOrCreate {
+                // The shared objects' keys are checked unique below: a wrong key means the wrong object.
+                collector.add(
+                    .unexpectedEdge, entity: owner, property: relationship, primaryKey: key,
+                    "relates to \(entity) \(edge.key), whose \(attribute.name) is \(StoredValue.describe(edge.value)), "
+                        + "not \(StoredValue.describe(expected))")
+            } else if !StoredValue.matches(edge.value, expected, type: attribute.type) {
                 collector.add(
                     .attributeValue, entity: entity, property: attribute.name, primaryKey: edge.key,
                     "expected \(StoredValue.describe(expected)) (from \(owner) \(key)), found \(StoredValue.describe(edge.value))"
