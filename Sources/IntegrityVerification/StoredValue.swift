@@ -46,6 +46,16 @@ enum StoredValue {
         return false
     }
 
+    /// Whether `value` is a new identifier as an attribute of `type` stores it: 16 bytes for a UUID, the
+    /// UUID's text for a string.
+    static func isIdentifier(_ value: SQLiteValue, type: AttributeType) -> Bool {
+        switch (value, type) {
+        case (.blob(let bytes), .uuid): bytes.count == 16
+        case (.text(let text), .string), (.text(let text), .uri): UUID(uuidString: text) != nil
+        default: false
+        }
+    }
+
     /// A short description of a stored value for an example.
     static func describe(_ value: SQLiteValue) -> String {
         switch value {

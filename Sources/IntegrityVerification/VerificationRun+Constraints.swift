@@ -8,23 +8,27 @@ extension VerificationRun {
     func checkConstraints() {
         for entity in destination.entities where !entity.isAbstract {
             let table = layout.table(for: entity.name)
-            let number = layout.entityNumbers[entity.name]!
+            var required: [(property: String, column: String)] = []
             for attribute in destination.attributes(of: entity.name)
             where !attribute.isOptional && !attribute.isTransient {
                 guard let column = table.column(for: attribute.name, of: entity.name, version: destination) else {
                     continue
                 }
-                checkRequired(column.name, table: table.name, number: number, entity: entity.name, attribute.name)
+                required.append((attribute.name, column.name))
             }
             for relationship in destination.relationships(of: entity.name) where !relationship.isTransient {
                 if !relationship.isToMany {
                     guard !relationship.isOptional,
                         let column = table.column(for: relationship.name, of: entity.name, version: destination)
                     else { continue }
-                    checkRequired(
-                        column.name, table: table.name, number: number, entity: entity.name, relationship.name)
+                    required.append((relationship.name, column.name))
                 } else {
                     checkCount(of: relationship, entity: entity.name)
+                }
+            }
+            if !required.isEmpty {
+                guarded(.optionality, entity: entity.name) {
+                    try checkRequired(required, table: table.name, entity: entity.name)
                 }
             }
             for constraint in entity.uniquenessConstraints {
@@ -33,13 +37,17 @@ extension VerificationRun {
         }
     }
 
-    private func checkRequired(_ column: String, table: String, number: Int, entity: String, _ property: String) {
-        guarded(.optionality, entity: entity, property: property) {
-            let sql =
-                "SELECT Z_PK FROM main.\(quoted(table)) WHERE Z_ENT = \(number) AND \(quoted(column)) IS NULL ORDER BY 1"
-            try forEachRow(sql) { row in
+    /// Every required attribute and to-one relationship of `entity` is set: one scan of the table for all.
+    private func checkRequired(_ required: [(property: String, column: String)], table: String, entity: String) throws {
+        let empty = required.map { "\(quoted($0.column)) IS NULL" }
+        let sql =
+            "SELECT Z_PK, \(empty.joined(separator: ", ")) FROM main.\(quoted(table)) "
+            + "WHERE Z_ENT = \(layout.entityNumbers[entity]!) AND (\(empty.joined(separator: " OR "))) ORDER BY 1"
+        try forEachRow(sql) { row in
+            for (index, item) in required.enumerated() where row.int64(Int32(index + 1)) != 0 {
                 collector.add(
-                    .optionality, entity: entity, property: property, primaryKey: row.int64(0), "required, but nil")
+                    .optionality, entity: entity, property: item.property, primaryKey: row.int64(0), "required, but nil"
+                )
             }
         }
     }
@@ -54,10 +62,12 @@ extension VerificationRun {
             let table = layout.table(for: entity).name
             let number = layout.entityNumbers[entity]!
             let tooMany = maximum > 0 ? " OR n > \(maximum)" : ""
+            // An optional relationship may be empty; its minimum counts only when it holds objects.
+            let tooFew = relationship.isOptional ? "(n > 0 AND n < \(minimum))" : "n < \(minimum)"
             let sql =
-                "SELECT o.Z_PK, COALESCE(c.n, 0) AS n FROM main.\(quoted(table)) o LEFT JOIN "
-                + "(SELECT a, COUNT(*) AS n FROM (\(edges)) GROUP BY a) c ON c.a = o.Z_PK "
-                + "WHERE o.Z_ENT = \(number) AND (n < \(minimum)\(tooMany)) ORDER BY 1"
+                "SELECT k, n FROM (SELECT o.Z_PK AS k, COALESCE(c.edges, 0) AS n FROM main.\(quoted(table)) o "
+                + "LEFT JOIN (SELECT a, COUNT(*) AS edges FROM (\(edges)) GROUP BY a) c ON c.a = o.Z_PK "
+                + "WHERE o.Z_ENT = \(number)) WHERE \(tooFew)\(tooMany) ORDER BY 1"
             try forEachRow(sql) { row in
                 let bounds = maximum > 0 ? "\(minimum)…\(maximum)" : "at least \(minimum)"
                 collector.add(

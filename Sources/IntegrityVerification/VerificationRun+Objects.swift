@@ -1,3 +1,4 @@
+import Foundation
 import MappingModel
 import ObjectModel
 import PersistentStore
@@ -5,117 +6,251 @@ import SQLiteDatabase
 
 extension VerificationRun {
     /// Every source object is accounted for and every destination object has a source; attribute values are
-    /// what the mapping gives. Object by object where primary keys are kept; by count elsewhere.
+    /// what the mapping gives. Object by object where objects keep their keys or are made one per source
+    /// object by a single mapping; by count where several mappings feed a table that does not keep keys.
     func checkObjects() {
-        for compiled in mappings {
-            guard let sourceEntity = compiled.mapping.sourceEntity, let entity = compiled.mapping.destinationEntity
-            else { continue }
-            if preservesKeys(entity) {
-                guarded(.missingObject, entity: entity) { try compareObjects(compiled, from: sourceEntity, to: entity) }
-            } else {
+        var matched: [String: Int64?] = [:]
+        for entity in destination.entities where !entity.isAbstract {
+            let name = entity.name
+            let table = layout.table(for: name).name
+            switch correspondences[name] ?? .noObjects {
+            case .sameKeys(let feeders):
+                for compiled in feeders {
+                    var found: Int64?
+                    guarded(.missingObject, entity: name) { found = try compareByKey(compiled, into: name) }
+                    let sofar = matched[table] ?? 0
+                    matched.updateValue(sofar.flatMap { total in found.map { total + $0 } }, forKey: table)
+                }
+                keptKeys[name] = preservedTables[table]
+            case .inOrder(let compiled):
+                guarded(.missingObject, entity: name) { try compareInOrder(compiled, into: name) }
+            case .madeByPolicy(let compiled):
+                // Checked pair by pair with the objects of the mapping's own entity, when those are paired.
+                if let owner = compiled.mapping.destinationEntity, case .inOrder = correspondences[owner] { break }
                 let reason =
-                    compiled.mapping.policy.map { "custom policy '\($0)' decides which objects it makes" }
-                    ?? "several source tables feed this table, so objects are not matched by primary key"
-                collector.skip(.missingObject, entity: entity, reason)
-                collector.skip(.attributeValue, entity: entity, reason)
+                    "the objects of \(compiled.name), which policy \(compiled.mapping.policy ?? "") makes these from, are not paired with their source objects"
+                for kind in [ViolationKind.missingObject, .unexpectedObject, .attributeValue] {
+                    collector.skip(kind, entity: name, reason)
+                }
+            case .noObjects:
+                guarded(.unexpectedObject, entity: name) { try expectNoObjects(name) }
+            case .counted(let feeders):
+                let reason = "several mappings feed this entity in a table that does not keep keys; objects are counted"
+                collector.skip(.missingObject, entity: name, reason)
+                collector.skip(.attributeValue, entity: name, reason)
+                guarded(.objectCount, entity: name) { try compareCount(of: name, feeders: feeders) }
+            case .unknown(let reason):
+                for kind in [ViolationKind.missingObject, .unexpectedObject, .attributeValue] {
+                    collector.skip(kind, entity: name, reason)
+                }
             }
         }
         for (table, sourceTable) in preservedTables.sorted(by: { $0.key < $1.key }) {
             guarded(.unexpectedObject, entity: nil) {
-                try findObjectsWithoutSource(table: table, sourceTable: sourceTable)
+                try findObjectsWithoutSource(table: table, sourceTable: sourceTable, matched: matched[table] ?? nil)
             }
-        }
-        for entity in destination.entities where !entity.isAbstract && !preservesKeys(entity.name) {
-            guarded(.objectCount, entity: entity.name) { try compareCount(of: entity.name) }
         }
     }
 
-    private struct CheckedAttribute {
-        let attribute: Attribute
-        let expression: CompiledExpression?
-        var skipped = false
+    /// Source entity `sourceEntity`'s stored attributes and the select list of their columns in table alias
+    /// `alias`, in slot order.
+    private func sourceColumns(of sourceEntity: String, alias: String) -> (types: [AttributeType], sql: [String]) {
+        let attributes = source.attributes(of: sourceEntity).filter { !$0.isTransient }
+        let table = sourceLayout.table(for: sourceEntity)
+        let columns = attributes.map {
+            "\(alias).\(quoted(table.column(for: $0.name, of: sourceEntity, version: source)!.name))"
+        }
+        return (attributes.map(\.type), columns)
     }
 
-    private func compareObjects(_ compiled: CompiledEntityMapping, from sourceEntity: String, to entity: String) throws
-    {
-        let sourceAttributes = source.attributes(of: sourceEntity).filter { !$0.isTransient }
-        let sourceTable = sourceLayout.table(for: sourceEntity)
-        let table = layout.table(for: entity)
-        var checked: [CheckedAttribute] = []
-        for property in compiled.attributes {
-            guard let attribute = destination.attribute(property.name, of: entity), !attribute.isTransient else {
-                continue
-            }
-            checked.append(CheckedAttribute(attribute: attribute, expression: property.expression))
-        }
-        var columns = ["s.Z_PK", "d.Z_PK", "d.Z_ENT"]
-        for attribute in sourceAttributes {
-            let column = sourceTable.column(for: attribute.name, of: sourceEntity, version: source)!
-            columns.append("s.\(quoted(column.name))")
-        }
-        for item in checked {
-            let column = table.column(for: item.attribute.name, of: entity, version: destination)!
-            columns.append("d.\(quoted(column.name))")
-        }
+    /// Objects that keep their source keys: one join of the two tables by primary key. When every attribute
+    /// can be compared in SQL, a first pass only counts the rows that differ, and only those are read.
+    /// Returns how many source objects have their destination object (nil when that could not be told).
+    private func compareByKey(_ compiled: CompiledEntityMapping, into entity: String) throws -> Int64? {
+        guard let sourceEntity = compiled.mapping.sourceEntity else { return 0 }
+        var bindings: [SQLiteValue] = []
+        var checks = AttributeCheck.checks(
+            for: compiled, from: sourceEntity, to: entity, source: sourceLayout, destination: layout,
+            bindings: &bindings)
         let sourceNumber = sourceLayout.entityNumbers[sourceEntity]!
-        let number = Int64(layout.entityNumbers[entity]!)
-        let sql =
-            "SELECT \(columns.joined(separator: ", ")) FROM src.\(quoted(sourceTable.name)) s "
-            + "LEFT JOIN main.\(quoted(table.name)) d ON d.Z_PK = s.Z_PK WHERE s.Z_ENT = \(sourceNumber) ORDER BY s.Z_PK"
-        let firstDestinationColumn = Int32(3 + sourceAttributes.count)
-        try connection.withStatement(sql) { row in
-            let context = SourceRowContext(
-                statement: row, firstColumn: 3, types: sourceAttributes.map(\.type), entityNumber: sourceNumber)
-            var filterUsable = true
+        let number = layout.entityNumbers[entity]!
+        let from =
+            "FROM src.\(quoted(sourceLayout.table(for: sourceEntity).name)) s LEFT JOIN "
+            + "main.\(quoted(layout.table(for: entity).name)) d ON d.Z_PK = s.Z_PK WHERE s.Z_ENT = \(sourceNumber)"
+        let differs = checks.compactMap(\.differs)
+        let anyDiffers = differs.isEmpty ? "0" : differs.joined(separator: " OR ")
+        let present = "d.Z_ENT IS \(number)"
+        let everyRow = compiled.sourceFilter != nil || checks.contains { $0.differs == nil }
+        var matched: Int64 = 0
+        var condition = ""
+        if !everyRow {
+            let sums = try connection.rows(
+                "SELECT COALESCE(SUM(\(present)), 0), COALESCE(SUM(NOT (\(present)) OR \(anyDiffers)), 0) \(from)",
+                bindings
+            ).first
+            matched = sums?[0].int64 ?? 0
+            guard (sums?[1].int64 ?? 0) > 0 else { return matched }
+            condition = " AND (NOT (\(present)) OR \(anyDiffers))"
+        }
+        let (types, sourceSQL) = sourceColumns(of: sourceEntity, alias: "s")
+        let columns =
+            ["s.Z_PK", "d.Z_PK", "d.Z_ENT", "(\(anyDiffers))"] + sourceSQL + checks.map { "d.\(quoted($0.column))" }
+        let sql = "SELECT \(columns.joined(separator: ", ")) \(from)\(condition) ORDER BY s.Z_PK"
+        let firstDestinationColumn = Int32(4 + types.count)
+        var complete = true
+        try forEachRowOf(sql, bindings) { row in
+            let context = SourceRowContext(statement: row, firstColumn: 4, types: types, entityNumber: sourceNumber)
             while try row.step() {
                 let key = row.int64(0)
-                var migrates = true
-                if let filter = compiled.sourceFilter, filterUsable {
-                    do {
-                        migrates = try filter.isSatisfied(in: context)
-                    } catch {
-                        filterUsable = false
-                        collector.skip(.missingObject, entity: entity, "source filter not evaluable: \(error)")
-                    }
+                guard let migrates = migrates(compiled, context: context, entity: entity) else {
+                    complete = false
+                    return
                 }
-                guard filterUsable else { continue }
-                let present = !row.isNull(1) && row.int64(2) == number
+                let isPresent = !row.isNull(1) && row.int64(2) == Int64(number)
+                if everyRow && isPresent { matched += 1 }
                 if !migrates {
-                    if present {
+                    if isPresent {
                         collector.add(
                             .unexpectedObject, entity: entity, primaryKey: key,
                             "the source filter of \(compiled.name) excludes this \(sourceEntity) object")
                     }
                     continue
                 }
-                guard present else {
+                guard isPresent else {
                     let found = row.isNull(1) ? "no object" : "an object of Z_ENT \(row.int64(2))"
                     collector.add(
                         .missingObject, entity: entity, primaryKey: key,
                         "\(sourceEntity) object \(key) should become \(entity) \(key); found \(found)")
                     continue
                 }
-                for index in checked.indices where !checked[index].skipped {
-                    let actual = row.value(firstDestinationColumn + Int32(index))
-                    if !compare(&checked[index], actual: actual, key: key, entity: entity, context: context) {
-                        checked[index].skipped = true
+                compareAttributes(
+                    &checks, closely: row.int64(3) != 0, row: row, firstColumn: firstDestinationColumn, key: key,
+                    entity: entity, context: context)
+            }
+        }
+        return complete ? matched : nil
+    }
+
+    /// Objects of a table that does not keep keys, made by one mapping: the n-th migrated source object (in
+    /// order of primary key) is paired with the n-th destination object, as the objects are made in the
+    /// order the source objects are read. Two ordered statements stepped side by side.
+    private func compareInOrder(_ compiled: CompiledEntityMapping, into entity: String) throws {
+        guard let sourceEntity = compiled.mapping.sourceEntity else { return }
+        var bindings: [SQLiteValue] = []
+        var checks = AttributeCheck.checks(
+            for: compiled, from: sourceEntity, to: entity, source: sourceLayout, destination: layout,
+            bindings: &bindings)
+        let sourceNumber = sourceLayout.entityNumbers[sourceEntity]!
+        let sourceTable = sourceLayout.table(for: sourceEntity).name
+        let (types, sourceSQL) = sourceColumns(of: sourceEntity, alias: "s")
+        let sourceQuery =
+            "SELECT \((["s.Z_PK"] + sourceSQL).joined(separator: ", ")) FROM src.\(quoted(sourceTable)) s "
+            + "WHERE s.Z_ENT = \(sourceNumber) ORDER BY s.Z_PK"
+        let destinationQuery =
+            "SELECT \((["d.Z_PK"] + checks.map { "d.\(quoted($0.column))" }).joined(separator: ", ")) "
+            + "FROM main.\(quoted(layout.table(for: entity).name)) d WHERE d.Z_ENT = \(layout.entityNumbers[entity]!) "
+            + "ORDER BY d.Z_PK"
+        let objects = try PolicyObjectCheck(compiled, owner: entity, run: self)
+        var identical = true
+        try connection.withStatement(sourceQuery) { sourceRow in
+            try connection.withStatement(destinationQuery) { row in
+                let context = SourceRowContext(
+                    statement: sourceRow, firstColumn: 1, types: types, entityNumber: sourceNumber)
+                while try sourceRow.step() {
+                    guard let migrates = migrates(compiled, context: context, entity: entity) else {
+                        identical = false
+                        return
                     }
+                    guard migrates else { continue }
+                    let sourceKey = sourceRow.int64(0)
+                    guard try row.step() else {
+                        identical = false
+                        collector.add(
+                            .missingObject, entity: entity, primaryKey: sourceKey,
+                            "\(sourceEntity) object \(sourceKey) has no \(entity) object left to pair with")
+                        continue
+                    }
+                    let key = row.int64(0)
+                    identical = identical && key == sourceKey
+                    compareAttributes(
+                        &checks, closely: true, row: row, firstColumn: 1, key: key, entity: entity, context: context)
+                    try objects?.check(source: context, destination: key)
                 }
+                while try row.step() {
+                    identical = false
+                    collector.add(
+                        .unexpectedObject, entity: entity, primaryKey: row.int64(0),
+                        "no \(sourceEntity) object is left to pair with it")
+                }
+            }
+        }
+        try objects?.finish()
+        if case .newIdentifier = checks.first(where: { $0.attribute.name == compiled.mapping.userInfo["attribute"] })?
+            .expectation
+        {
+            try checkNewIdentifiersUnique(entity: entity, attribute: compiled.mapping.userInfo["attribute"] ?? "")
+        }
+        if identical { keptKeys[entity] = sourceTable }
+    }
+
+    /// Whether the current source object passes `compiled`'s source filter; nil, listed as not checked, when
+    /// the filter cannot be evaluated by the verifier.
+    private func migrates(_ compiled: CompiledEntityMapping, context: SourceRowContext, entity: String) -> Bool? {
+        guard let filter = compiled.sourceFilter else { return true }
+        do {
+            return try filter.isSatisfied(in: context)
+        } catch {
+            collector.skip(.missingObject, entity: entity, "source filter of \(compiled.name) not evaluable: \(error)")
+            collector.skip(.attributeValue, entity: entity, "source filter of \(compiled.name) not evaluable")
+            return nil
+        }
+    }
+
+    /// Compares the destination attributes in columns `firstColumn…` of `row` with what the source row of
+    /// `context` gives: all of them when `closely`, else only those SQL could not compare.
+    private func compareAttributes(
+        _ checks: inout [AttributeCheck],
+        closely: Bool,
+        row: Statement,
+        firstColumn: Int32,
+        key: Int64,
+        entity: String,
+        context: SourceRowContext
+    ) {
+        for index in checks.indices where !checks[index].skipped && (closely || checks[index].differs == nil) {
+            let actual = row.value(firstColumn + Int32(index))
+            if !compare(&checks[index], actual: actual, key: key, entity: entity, context: context) {
+                checks[index].skipped = true
             }
         }
     }
 
     /// Compares one attribute's stored value with its expected value; false when it cannot be checked at all.
     private func compare(
-        _ item: inout CheckedAttribute,
+        _ check: inout AttributeCheck,
         actual: SQLiteValue,
         key: Int64,
         entity: String,
         context: SourceRowContext
     ) -> Bool {
-        let attribute = item.attribute
+        let attribute = check.attribute
         let expected: SQLiteValue?
-        if let expression = item.expression {
+        switch check.expectation {
+        case .value(let value):
+            expected = value
+        case .newIdentifier:
+            if !StoredValue.isIdentifier(actual, type: attribute.type) {
+                collector.add(
+                    .attributeValue, entity: entity, property: attribute.name, primaryKey: key,
+                    "expected a new identifier, found \(StoredValue.describe(actual))")
+            }
+            return true
+        case .converted(let slot):
+            let value = context.sourceValue(slot: slot)
+            expected = TypeConversion.convert(value, to: attribute.type).flatMap {
+                StoredValue.expected($0, as: attribute.type)
+            }
+        case .expression(let expression):
             let value: ExpressionValue
             do {
                 value = try expression.evaluate(in: context)
@@ -131,8 +266,6 @@ extension VerificationRun {
                 return false
             }
             expected = StoredValue.expected(value, as: attribute.type)
-        } else {
-            expected = attribute.defaultValue?.sqliteValue ?? .null
         }
         guard let expected else {
             collector.add(
@@ -149,17 +282,51 @@ extension VerificationRun {
         return true
     }
 
-    private func findObjectsWithoutSource(table: String, sourceTable: String) throws {
+    /// No two objects of `entity` got the same new identifier.
+    private func checkNewIdentifiersUnique(entity: String, attribute: String) throws {
+        let table = layout.table(for: entity)
+        guard let column = table.column(for: attribute, of: entity, version: destination)?.name else { return }
+        let sql =
+            "SELECT MIN(Z_PK), COUNT(*) FROM main.\(quoted(table.name)) WHERE Z_ENT = \(layout.entityNumbers[entity]!) "
+            + "AND \(quoted(column)) IS NOT NULL GROUP BY \(quoted(column)) HAVING COUNT(*) > 1 ORDER BY 1"
+        try forEachRow(sql) { row in
+            collector.add(
+                .attributeValue, entity: entity, property: attribute, primaryKey: row.int64(0),
+                "\(row.int64(1)) objects share one new identifier")
+        }
+    }
+
+    /// An entity that no mapping makes objects of has none.
+    private func expectNoObjects(_ entity: String) throws {
+        let table = layout.table(for: entity).name
+        let sql = "SELECT Z_PK FROM main.\(quoted(table)) WHERE Z_ENT = \(layout.entityNumbers[entity]!) ORDER BY 1"
+        try forEachRow(sql) { row in
+            collector.add(
+                .unexpectedObject, entity: entity, primaryKey: row.int64(0), "no mapping makes \(entity) objects")
+        }
+    }
+
+    /// Every object of a table that keeps keys has a source object that a mapping makes it from. When the
+    /// table holds exactly as many rows as objects were found for source objects, there is nothing to look for.
+    private func findObjectsWithoutSource(table: String, sourceTable: String, matched: Int64?) throws {
+        if let matched, try count("SELECT COUNT(*) FROM main.\(quoted(table))") == matched { return }
         var allowed: Set<[Int]> = []
-        for compiled in mappings where compiled.mapping.policy == nil {
-            guard let sourceEntity = compiled.mapping.sourceEntity, let entity = compiled.mapping.destinationEntity,
-                layout.table(for: entity).name == table, let from = sourceLayout.entityNumbers[sourceEntity]
-            else { continue }
-            allowed.insert([from, layout.entityNumbers[entity]!])
+        var numbers: [Int] = []
+        for entity in layout.entityTables.first(where: { $0.name == table })?.entities ?? [] {
+            guard case .sameKeys(let feeders) = correspondences[entity] else { continue }
+            let number = layout.entityNumbers[entity]!
+            numbers.append(number)
+            for compiled in feeders {
+                guard let sourceEntity = compiled.mapping.sourceEntity,
+                    let from = sourceLayout.entityNumbers[sourceEntity]
+                else { continue }
+                allowed.insert([from, number])
+            }
         }
         let sql =
             "SELECT d.Z_PK, d.Z_ENT, s.Z_ENT FROM main.\(quoted(table)) d "
-            + "LEFT JOIN src.\(quoted(sourceTable)) s ON s.Z_PK = d.Z_PK ORDER BY d.Z_PK"
+            + "LEFT JOIN src.\(quoted(sourceTable)) s ON s.Z_PK = d.Z_PK "
+            + "WHERE d.Z_ENT IN (\(numbers.map(String.init).joined(separator: ", "))) ORDER BY d.Z_PK"
         try forEachRow(sql) { row in
             let number = Int(row.int64(1))
             guard let entity = layout.entityName(number: number) else { return }
@@ -176,31 +343,31 @@ extension VerificationRun {
         }
     }
 
-    private func compareCount(of entity: String) throws {
-        let feeding = mappings(into: entity)
-        var expected = 0
-        for compiled in feeding {
-            guard let sourceEntity = compiled.mapping.sourceEntity, compiled.mapping.policy == nil,
-                compiled.sourceFilter == nil
-            else {
-                let reason =
-                    compiled.mapping.policy.map { "custom policy '\($0)' decides how many objects it makes" }
-                    ?? "mapping \(compiled.name) adds or filters objects"
-                collector.skip(.objectCount, entity: entity, reason)
+    private func compareCount(of entity: String, feeders: [CompiledEntityMapping]) throws {
+        var expected: Int64 = 0
+        for compiled in feeders {
+            guard let sourceEntity = compiled.mapping.sourceEntity, compiled.sourceFilter == nil else {
+                collector.skip(.objectCount, entity: entity, "mapping \(compiled.name) filters its source objects")
                 return
             }
             let table = sourceLayout.table(for: sourceEntity).name
             let number = sourceLayout.entityNumbers[sourceEntity]!
-            let count = try connection.scalar("SELECT COUNT(*) FROM src.\(quoted(table)) WHERE Z_ENT = \(number)")
-            expected += Int(count?.int64 ?? 0)
+            expected += try count("SELECT COUNT(*) FROM src.\(quoted(table)) WHERE Z_ENT = \(number)")
         }
         let table = layout.table(for: entity).name
         let number = layout.entityNumbers[entity]!
-        let actual = Int(
-            try connection.scalar("SELECT COUNT(*) FROM main.\(quoted(table)) WHERE Z_ENT = \(number)")?.int64 ?? 0)
+        let actual = try count("SELECT COUNT(*) FROM main.\(quoted(table)) WHERE Z_ENT = \(number)")
         if actual != expected {
             collector.add(
                 .objectCount, entity: entity, primaryKey: nil, "expected \(expected) objects, found \(actual)")
+        }
+    }
+
+    /// Prepares `sql`, binds `arguments` and hands the statement to `body`, which steps it.
+    func forEachRowOf(_ sql: String, _ arguments: [SQLiteValue], _ body: (Statement) throws -> Void) throws {
+        try connection.withStatement(sql) { statement in
+            for (index, argument) in arguments.enumerated() { try statement.bind(argument, at: Int32(index + 1)) }
+            try body(statement)
         }
     }
 }

@@ -7,11 +7,14 @@ import SQLiteDatabase
 extension VerificationRun {
     /// `SELECT a, b, o`: the edges of `relationship` owned by objects of exactly `entity` (owner `a`, target
     /// `b`, order key `o`) in the store of `layout`, whose tables live in `schema`; nil when it is not stored.
+    /// Ordered by `a, b`, it reads an index (or the table itself) in order, with no sort.
     static func edges(of relationship: Relationship, entity: String, in layout: StoreLayout, schema: String) -> String?
     {
         let version = layout.version
         let table = layout.table(for: entity)
         let number = layout.entityNumbers[entity]!
+        // Joining the owner's table to keep to `entity` is needed only when the table holds other entities.
+        let ownerOnly = table.entities == [entity]
         switch layout.storage(of: relationship, in: entity) {
         case .none: return nil
         case .foreignKey:
@@ -27,18 +30,26 @@ extension VerificationRun {
             let order =
                 target.orderKeyColumn(for: inverse.name, of: relationship.destination, version: version)
                 .map { "x.\(quoted($0.name))" } ?? "NULL"
-            return "SELECT x.\(quoted(column.name)) AS a, x.Z_PK AS b, \(order) AS o "
-                + "FROM \(schema).\(quoted(target.name)) x JOIN \(schema).\(quoted(table.name)) y "
-                + "ON y.Z_PK = x.\(quoted(column.name)) WHERE y.Z_ENT = \(number) "
-                + "AND x.Z_ENT BETWEEN \(range(relationship.destination, in: layout))"
+            var conditions = ["x.\(quoted(column.name)) IS NOT NULL"]
+            if !tableHoldsOnly(relationship.destination, in: layout) {
+                conditions.append("x.Z_ENT BETWEEN \(range(relationship.destination, in: layout))")
+            }
+            var from = "\(schema).\(quoted(target.name)) x"
+            if !ownerOnly {
+                from += " JOIN \(schema).\(quoted(table.name)) y ON y.Z_PK = x.\(quoted(column.name))"
+                conditions.append("y.Z_ENT = \(number)")
+            }
+            return "SELECT x.\(quoted(column.name)) AS a, x.Z_PK AS b, \(order) AS o FROM \(from) "
+                + "WHERE \(conditions.joined(separator: " AND "))"
         case .joinTable:
             guard let join = layout.joinTable(for: relationship.name, of: entity) else { return nil }
             let owner = join.sourceColumn(forRelationship: relationship.name, of: entity)
             let target = join.targetColumn(forRelationship: relationship.name, of: entity)
             let order =
                 join.orderColumn(forRelationship: relationship.name, of: entity).map { "x.\(quoted($0))" } ?? "NULL"
-            return "SELECT x.\(quoted(owner)) AS a, x.\(quoted(target)) AS b, \(order) AS o "
-                + "FROM \(schema).\(quoted(join.name)) x JOIN \(schema).\(quoted(table.name)) y "
+            let select = "SELECT x.\(quoted(owner)) AS a, x.\(quoted(target)) AS b, \(order) AS o "
+            if ownerOnly { return select + "FROM \(schema).\(quoted(join.name)) x" }
+            return select + "FROM \(schema).\(quoted(join.name)) x JOIN \(schema).\(quoted(table.name)) y "
                 + "ON y.Z_PK = x.\(quoted(owner)) WHERE y.Z_ENT = \(number)"
         }
     }
@@ -56,56 +67,140 @@ extension VerificationRun {
     }
 
     /// Every source edge exists between the corresponding destination objects and no other edge does; ordered
-    /// relationships keep their order. Checked where both ends keep their primary keys.
+    /// relationships keep their order; relationships that nothing sets are empty. Checked where the objects
+    /// at both ends are known by their source keys; the edges a built-in policy sets are checked with its
+    /// objects.
     func checkRelationshipEdges() {
-        for compiled in mappings {
-            guard let sourceEntity = compiled.mapping.sourceEntity, let entity = compiled.mapping.destinationEntity
-            else { continue }
-            for property in compiled.relationships {
-                guard let relationship = destination.relationship(property.name, of: entity),
-                    !relationship.isTransient
-                else { continue }
-                // Edges kept by the inverse's storage are checked there; only their order is checked here.
-                let storedByInverse = isStoredByInverse(relationship, of: entity)
-                if storedByInverse && !relationship.isOrdered { continue }
-                guard let text = property.expression?.text, let sourceName = Self.copiedRelationship(text),
-                    let sourceRelationship = source.relationship(sourceName, of: sourceEntity)
-                else {
-                    collector.skip(
-                        .missingEdge, entity: entity, property: property.name,
-                        "the mapping's expression is not a copy of a source relationship")
-                    continue
-                }
-                let targetTable = layout.table(for: relationship.destination).name
-                guard preservesKeys(entity),
-                    preservedTables[targetTable] == sourceLayout.table(for: sourceRelationship.destination).name
-                else {
-                    collector.skip(
-                        .missingEdge, entity: entity, property: property.name,
-                        "objects at one end do not keep their source primary keys")
-                    continue
-                }
-                guarded(.missingEdge, entity: entity, property: property.name) {
-                    try compareEdges(
-                        relationship, of: entity, with: sourceRelationship, of: sourceEntity,
-                        reportingEdges: !storedByInverse)
+        let policySet = policyRelationships()
+        for entity in destination.entities where !entity.isAbstract {
+            let name = entity.name
+            let mapping: CompiledEntityMapping?
+            switch correspondences[name] ?? .noObjects {
+            case .sameKeys(let feeders) where feeders.count == 1: mapping = feeders[0]
+            case .inOrder(let compiled): mapping = compiled
+            case .madeByPolicy: mapping = nil
+            case .noObjects: continue
+            case .sameKeys, .counted, .unknown:
+                collector.skip(.missingEdge, entity: name, "the objects of this entity are not paired one by one")
+                continue
+            }
+            for relationship in destination.relationships(of: name) where !relationship.isTransient {
+                if policySet.contains("\(name).\(relationship.name)") { continue }
+                if let expression = mapping?.relationship(named: relationship.name)?.expression {
+                    checkCopiedEdges(of: relationship, entity: name, mapping: mapping!, expression: expression)
+                } else {
+                    checkUnsetEdges(of: relationship, entity: name, policySet: policySet)
                 }
             }
         }
     }
 
-    /// Whether the edges of `relationship` are kept by its inverse's storage, which is checked instead.
+    /// `Entity.relationship` of both sides of every relationship a built-in policy sets.
+    private func policyRelationships() -> Set<String> {
+        var result: Set<String> = []
+        for compiled in mappings where BuiltInPolicy(compiled.mapping)?.makesObjects == true {
+            guard let owner = compiled.mapping.destinationEntity, let name = compiled.mapping.userInfo["relationship"],
+                let relationship = destination.relationship(name, of: owner)
+            else { continue }
+            for entity in destination.hierarchy(of: owner) { result.insert("\(entity).\(name)") }
+            if let inverse = relationship.inverse {
+                for entity in destination.hierarchy(of: relationship.destination) {
+                    result.insert("\(entity).\(inverse)")
+                }
+            }
+        }
+        return result
+    }
+
+    /// The expression the mappings of the objects at the other end give `relationship`'s inverse: copies
+    /// first, then any other; nil when none does.
+    private func inverseExpression(of relationship: Relationship) -> CompiledExpression? {
+        guard let inverse = relationship.inverse else { return nil }
+        let expressions = destination.hierarchy(of: relationship.destination).flatMap { entity in
+            mappings(into: entity).compactMap { $0.relationship(named: inverse)?.expression }
+        }
+        return expressions.first { Self.copiedRelationship($0.text) != nil } ?? expressions.first
+    }
+
+    private func checkCopiedEdges(
+        of relationship: Relationship,
+        entity: String,
+        mapping: CompiledEntityMapping,
+        expression: CompiledExpression
+    ) {
+        guard let sourceEntity = mapping.mapping.sourceEntity,
+            let sourceName = Self.copiedRelationship(expression.text),
+            let sourceRelationship = source.relationship(sourceName, of: sourceEntity)
+        else {
+            collector.skip(
+                .missingEdge, entity: entity, property: relationship.name,
+                "the mapping's expression is not a copy of a source relationship")
+            return
+        }
+        // Edges kept by the inverse's storage are checked there when its side copies too; only their order here.
+        let checkedByInverse =
+            isStoredByInverse(relationship, of: entity)
+            && inverseExpression(of: relationship).map { Self.copiedRelationship($0.text) != nil } == true
+        let ordered = relationship.isOrdered && sourceRelationship.isOrdered
+        if checkedByInverse && !ordered { return }
+        let targetTable = sourceLayout.table(for: sourceRelationship.destination).name
+        let targetsKept = destination.hierarchy(of: relationship.destination).allSatisfy { target in
+            if destination.entity(named: target)?.isAbstract == true || keptKeys[target] == targetTable { return true }
+            if case .noObjects = correspondences[target] { return true }
+            return false
+        }
+        guard keptKeys[entity] == sourceLayout.table(for: sourceEntity).name, targetsKept else {
+            collector.skip(
+                .missingEdge, entity: entity, property: relationship.name,
+                "the objects at one end do not have their source objects' primary keys")
+            return
+        }
+        guarded(.missingEdge, entity: entity, property: relationship.name) {
+            try compareEdges(
+                relationship, of: entity, with: sourceRelationship, of: sourceEntity, reportingEdges: !checkedByInverse)
+        }
+    }
+
+    /// A relationship that no mapping and no policy sets has no edges. Checked from the side that stores
+    /// them, once per relationship.
+    private func checkUnsetEdges(of relationship: Relationship, entity: String, policySet: Set<String>) {
+        if let inverse = relationship.inverse {
+            if inverseExpression(of: relationship) != nil { return }
+            if policySet.contains("\(relationship.destination).\(inverse)") { return }
+            if isStoredByInverse(relationship, of: entity) { return }
+        }
+        let others = destination.hierarchy(of: relationship.destination).compactMap { target -> String? in
+            if case .unknown(let reason) = correspondences[target] { return reason }
+            return nil
+        }
+        if let reason = others.first {
+            collector.skip(.unexpectedEdge, entity: entity, property: relationship.name, reason)
+            return
+        }
+        guard let edges = Self.edges(of: relationship, entity: entity, in: layout, schema: "main") else { return }
+        guarded(.unexpectedEdge, entity: entity, property: relationship.name) {
+            try forEachRow("SELECT a, b FROM (\(edges)) ORDER BY a, b") { row in
+                collector.add(
+                    .unexpectedEdge, entity: entity, property: relationship.name, primaryKey: row.int64(0),
+                    "edge \(row.int64(0)) → \(row.int64(1)), but no mapping sets \(entity).\(relationship.name)")
+            }
+        }
+    }
+
+    /// Whether the edges of `relationship` are kept by its inverse's storage: a foreign key on the other
+    /// side, or a join table named after the other side.
     private func isStoredByInverse(_ relationship: Relationship, of entity: String) -> Bool {
-        guard let inverse = destination.inverse(of: relationship) else { return false }
+        guard let inverse = destination.inverse(of: relationship), !inverse.isTransient else { return false }
         switch layout.storage(of: relationship, in: entity) {
         case .inverseForeignKey: return true
         case .joinTable:
-            let join = layout.joinTable(for: relationship.name, of: entity)
-            return join?.ownerRelationship != relationship.name && !inverse.isTransient
+            return layout.joinTable(for: relationship.name, of: entity)?.isOwner(relationship.name, of: entity) == false
         default: return false
         }
     }
 
+    /// One ordered merge of the source edges and the destination edges, both sorted by owner and target. A
+    /// source edge missing from the destination counts only when both its ends were migrated.
     private func compareEdges(
         _ relationship: Relationship,
         of entity: String,
@@ -116,54 +211,93 @@ extension VerificationRun {
         guard let theirs = Self.edges(of: sourceRelationship, entity: sourceEntity, in: sourceLayout, schema: "src"),
             let ours = Self.edges(of: relationship, entity: entity, in: layout, schema: "main")
         else { return }
-        let table = layout.table(for: entity).name
-        let targetTable = layout.table(for: relationship.destination).name
-        let number = layout.entityNumbers[entity]!
-        // Source edges whose two ends were both migrated.
-        let expected =
-            "SELECT e.a AS a, e.b AS b, e.o AS o FROM (\(theirs)) e "
-            + "WHERE EXISTS (SELECT 1 FROM main.\(quoted(table)) WHERE Z_PK = e.a AND Z_ENT = \(number)) "
-            + "AND EXISTS (SELECT 1 FROM main.\(quoted(targetTable)) WHERE Z_PK = e.b AND Z_ENT BETWEEN "
-            + "\(Self.range(relationship.destination, in: layout)))"
+        let migrated = try MigratedEnds(relationship, of: entity, run: self)
         var differs = false
-        for (kind, left, right, word) in [
-            (ViolationKind.missingEdge, expected, ours, "is missing"),
-            (.unexpectedEdge, ours, expected, "has no source"),
-        ] {
-            try forEachRow("SELECT a, b FROM (\(left)) EXCEPT SELECT a, b FROM (\(right)) ORDER BY 1, 2") { row in
-                differs = true
-                guard reportingEdges else { return }
-                collector.add(
-                    kind, entity: entity, property: relationship.name, primaryKey: row.int64(0),
-                    "edge \(row.int64(0)) → \(row.int64(1)) \(word)")
+        var excused = false
+        try connection.withStatement("SELECT a, b FROM (\(theirs)) ORDER BY a, b") { expected in
+            try connection.withStatement("SELECT a, b FROM (\(ours)) ORDER BY a, b") { actual in
+                var left = try expected.step() ? (expected.int64(0), expected.int64(1)) : nil
+                var right = try actual.step() ? (actual.int64(0), actual.int64(1)) : nil
+                while left != nil || right != nil {
+                    if let edge = left, right.map({ edge < $0 }) ?? true {
+                        if try migrated.contains(edge) {
+                            differs = true
+                            if reportingEdges {
+                                collector.add(
+                                    .missingEdge, entity: entity, property: relationship.name, primaryKey: edge.0,
+                                    "edge \(edge.0) → \(edge.1) is missing")
+                            }
+                        } else {
+                            excused = true
+                        }
+                        left = try expected.step() ? (expected.int64(0), expected.int64(1)) : nil
+                    } else if let edge = right, left.map({ edge < $0 }) ?? true {
+                        differs = true
+                        if reportingEdges {
+                            collector.add(
+                                .unexpectedEdge, entity: entity, property: relationship.name, primaryKey: edge.0,
+                                "edge \(edge.0) → \(edge.1) has no source")
+                        }
+                        right = try actual.step() ? (actual.int64(0), actual.int64(1)) : nil
+                    } else {
+                        left = try expected.step() ? (expected.int64(0), expected.int64(1)) : nil
+                        right = try actual.step() ? (actual.int64(0), actual.int64(1)) : nil
+                    }
+                }
             }
         }
         guard relationship.isOrdered, sourceRelationship.isOrdered, !differs else { return }
-        func ranked(_ edges: String) -> String {
-            "SELECT a, b, ROW_NUMBER() OVER (PARTITION BY a ORDER BY o, b) AS r FROM (\(edges))"
-        }
-        let sql = "SELECT a, b, r FROM (\(ranked(expected))) EXCEPT SELECT a, b, r FROM (\(ranked(ours))) ORDER BY 1, 3"
-        try forEachRow(sql) { row in
-            collector.add(
-                .edgeOrder, entity: entity, property: relationship.name, primaryKey: row.int64(0),
-                "\(row.int64(1)) should be at position \(row.int64(2))")
+        try compareOrder(
+            relationship, of: entity, theirs: theirs, ours: ours, skipping: excused ? migrated : nil)
+    }
+
+    /// Both lists of every owner, read side by side in order: the n-th target must be the same. Source edges
+    /// whose ends were not migrated (`skipping`) are passed over.
+    private func compareOrder(
+        _ relationship: Relationship,
+        of entity: String,
+        theirs: String,
+        ours: String,
+        skipping migrated: MigratedEnds?
+    ) throws {
+        try connection.withStatement("SELECT a, b FROM (\(theirs)) ORDER BY a, o, b") { expected in
+            try connection.withStatement("SELECT a, b FROM (\(ours)) ORDER BY a, o, b") { actual in
+                var owner: Int64?
+                var position = 0
+                while try actual.step() {
+                    var edge: (Int64, Int64)
+                    repeat {
+                        guard try expected.step() else { return }
+                        edge = (expected.int64(0), expected.int64(1))
+                    } while try migrated.map({ try !$0.contains(edge) }) ?? false
+                    guard edge.0 == actual.int64(0) else { return }
+                    position = owner == edge.0 ? position + 1 : 1
+                    owner = edge.0
+                    if edge.1 != actual.int64(1) {
+                        collector.add(
+                            .edgeOrder, entity: entity, property: relationship.name, primaryKey: edge.0,
+                            "\(edge.1) should be at position \(position), found \(actual.int64(1))")
+                    }
+                }
+            }
         }
     }
 
     /// Every foreign key and join-table row points at an object of the relationship's destination entity,
-    /// and the two foreign keys of a one-to-one point at each other.
+    /// and the two foreign keys of a one-to-one point at each other. Each distinct key is looked up once,
+    /// read from the column's index.
     func checkForeignKeys() {
         for table in layout.entityTables {
             for column in table.columns where column.kind == .foreignKey {
                 guard let relationship = destination.relationship(column.property, of: column.entity) else { continue }
+                let target = layout.table(for: relationship.destination).name
                 guarded(.danglingForeignKey, entity: column.entity, property: column.property) {
-                    let target = layout.table(for: relationship.destination).name
+                    let dangling = danglingKeys(
+                        in: table.name, column: column.name, target: target, entity: relationship.destination)
                     let sql =
                         "SELECT x.Z_PK, x.\(quoted(column.name)) FROM main.\(quoted(table.name)) x "
-                        + "WHERE x.Z_ENT BETWEEN \(Self.range(column.entity, in: layout)) "
-                        + "AND x.\(quoted(column.name)) IS NOT NULL AND NOT EXISTS (SELECT 1 FROM "
-                        + "main.\(quoted(target)) y WHERE y.Z_PK = x.\(quoted(column.name)) "
-                        + "AND y.Z_ENT BETWEEN \(Self.range(relationship.destination, in: layout))) ORDER BY 1"
+                        + "WHERE x.\(quoted(column.name)) IN (\(dangling)) "
+                        + "AND x.Z_ENT BETWEEN \(Self.range(column.entity, in: layout)) ORDER BY 1"
                     try forEachRow(sql) { row in
                         collector.add(
                             .danglingForeignKey, entity: column.entity, property: column.property,
@@ -176,7 +310,6 @@ extension VerificationRun {
                         .column(for: inverse.name, of: relationship.destination, version: destination)
                 else { continue }
                 guarded(.inverseMismatch, entity: column.entity, property: column.property) {
-                    let target = layout.table(for: relationship.destination).name
                     let sql =
                         "SELECT x.Z_PK, x.\(quoted(column.name)), y.\(quoted(inverseColumn.name)) "
                         + "FROM main.\(quoted(table.name)) x JOIN main.\(quoted(target)) y "
@@ -202,11 +335,11 @@ extension VerificationRun {
             ]
             for (column, entity) in sides {
                 guarded(.danglingForeignKey, entity: join.ownerEntity, property: join.ownerRelationship) {
-                    let table = layout.table(for: entity).name
+                    let dangling = danglingKeys(
+                        in: join.name, column: column, target: layout.table(for: entity).name, entity: entity)
                     let sql =
                         "SELECT x.\(quoted(join.ownerColumn)), x.\(quoted(column)) FROM main.\(quoted(join.name)) x "
-                        + "WHERE NOT EXISTS (SELECT 1 FROM main.\(quoted(table)) y WHERE y.Z_PK = x.\(quoted(column)) "
-                        + "AND y.Z_ENT BETWEEN \(Self.range(entity, in: layout))) ORDER BY 1"
+                        + "WHERE x.\(quoted(column)) IN (\(dangling)) ORDER BY 1, 2"
                     try forEachRow(sql) { row in
                         collector.add(
                             .danglingForeignKey, entity: join.ownerEntity, property: join.ownerRelationship,
@@ -215,5 +348,43 @@ extension VerificationRun {
                 }
             }
         }
+    }
+
+    /// SQL for the distinct values of `column` of `table` that are no object of `entity` (in `target`).
+    private func danglingKeys(in table: String, column: String, target: String, entity: String) -> String {
+        "SELECT v FROM (SELECT DISTINCT \(quoted(column)) AS v FROM main.\(quoted(table)) "
+            + "WHERE \(quoted(column)) IS NOT NULL) WHERE NOT EXISTS (SELECT 1 FROM main.\(quoted(target)) y "
+            + "WHERE y.Z_PK = v AND y.Z_ENT BETWEEN \(Self.range(entity, in: layout)))"
+    }
+}
+
+/// Whether both ends of a source edge were migrated: its owner is an object of the relationship's entity and
+/// its target one of the destination entity, in the destination store. Point look-ups, the last owner
+/// remembered, since edges come sorted by owner.
+private final class MigratedEnds {
+    private let owner: Statement
+    private let target: Statement
+    private var lastOwner: (key: Int64, exists: Bool)?
+
+    init(_ relationship: Relationship, of entity: String, run: VerificationRun) throws {
+        let layout = run.layout
+        owner = try run.connection.prepare(
+            "SELECT 1 FROM main.\(quoted(layout.table(for: entity).name)) WHERE Z_PK = ?1 "
+                + "AND Z_ENT = \(layout.entityNumbers[entity]!)")
+        target = try run.connection.prepare(
+            "SELECT 1 FROM main.\(quoted(layout.table(for: relationship.destination).name)) WHERE Z_PK = ?1 "
+                + "AND Z_ENT BETWEEN \(VerificationRun.range(relationship.destination, in: layout))")
+    }
+
+    func contains(_ edge: (Int64, Int64)) throws -> Bool {
+        if lastOwner?.key != edge.0 { lastOwner = (edge.0, try Self.exists(edge.0, owner)) }
+        guard lastOwner?.exists == true else { return false }
+        return try Self.exists(edge.1, target)
+    }
+
+    private static func exists(_ key: Int64, _ statement: Statement) throws -> Bool {
+        statement.reset()
+        try statement.bind(key, at: 1)
+        return try statement.step()
     }
 }

@@ -4,12 +4,17 @@ import SQLiteDatabase
 
 extension VerificationRun {
     /// `PRAGMA integrity_check` of the destination store is clean.
+    /// Damage so bad that the check itself stops (`SQLITE_CORRUPT`, `SQLITE_NOTADB`) is damage found.
     func checkIntegrity() {
-        guarded(.integrityCheck, entity: nil) {
+        do {
             for row in try connection.rows("PRAGMA main.integrity_check") {
                 let message = row.first?.string ?? ""
                 if message != "ok" { collector.add(.integrityCheck, entity: nil, primaryKey: nil, message) }
             }
+        } catch let error where error.codeName.hasPrefix("SQLITE_CORRUPT") || error.codeName == "SQLITE_NOTADB" {
+            collector.add(.integrityCheck, entity: nil, primaryKey: nil, "the check stopped: \(error.message)")
+        } catch {
+            collector.skip(.integrityCheck, entity: nil, "the check failed to run: \(error)")
         }
     }
 
@@ -65,9 +70,14 @@ extension VerificationRun {
                     continue
                 }
                 let have = try connection.columns(of: table).map(\.name)
+                let properties = Dictionary(
+                    layout.entityTables.first { $0.name == table }?.columns.map { ($0.name, $0) } ?? [],
+                    uniquingKeysWith: { first, _ in first })
                 for column in want.columns where !have.contains(column) {
+                    // Named by the model's entity and property where the column holds one.
                     collector.add(
-                        .schema, entity: want.entity, property: column, primaryKey: nil,
+                        .schema, entity: properties[column]?.entity ?? want.entity,
+                        property: properties[column]?.property ?? column, primaryKey: nil,
                         "missing column \(table).\(column)")
                 }
                 for column in have where !want.columns.contains(column) {
@@ -100,10 +110,11 @@ extension VerificationRun {
                     )
                 }
                 let table = layout.table(for: entity)
-                let maximum =
-                    try connection.scalar(
-                        "SELECT COALESCE(MAX(Z_PK), 0) FROM main.\(quoted(table.name)) WHERE Z_ENT BETWEEN "
-                            + Self.range(entity, in: layout))?.int64 ?? 0
+                // The table's largest key is read from the b-tree at once; only above Z_MAX is the entity's own sought.
+                guard try count("SELECT MAX(Z_PK) FROM main.\(quoted(table.name))") > row.max else { continue }
+                let maximum = try count(
+                    "SELECT MAX(Z_PK) FROM main.\(quoted(table.name)) WHERE Z_ENT BETWEEN "
+                        + Self.range(entity, in: layout))
                 if maximum > row.max {
                     collector.add(
                         .entityNumber, entity: entity, property: "Z_MAX", primaryKey: maximum,

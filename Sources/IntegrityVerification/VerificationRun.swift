@@ -5,7 +5,8 @@ import PersistentStore
 import SQLiteDatabase
 
 /// One verification: the destination store open read-only with the source store attached as `src`, the
-/// layouts of both versions, the correspondence of tables, and the violations found so far.
+/// layouts of both versions, how each destination entity's objects correspond to source objects, and the
+/// violations found so far.
 final class VerificationRun {
     let source: ModelVersion
     let destination: ModelVersion
@@ -17,8 +18,13 @@ final class VerificationRun {
     /// Every entity mapping of every pass, in order.
     let mappings: [CompiledEntityMapping]
     /// Destination tables whose objects keep their source objects' primary keys, with the source table
-    /// that feeds each: fed only from that table, by mappings without a policy.
+    /// that feeds each: fed only from that table, by mappings without a policy, one mapping per source entity.
     let preservedTables: [String: String]
+    /// How the objects of each concrete destination entity are found from their source objects.
+    let correspondences: [String: ObjectCorrespondence]
+    /// Destination entities whose objects were found to have the primary keys of their source objects, with
+    /// the source table those come from; filled by ``checkObjects()``, read by the relationship checks.
+    var keptKeys: [String: String] = [:]
 
     init(verifier: IntegrityVerifier, sourcePath: String, destinationPath: String) throws(VerificationError) {
         source = verifier.source
@@ -56,14 +62,21 @@ final class VerificationRun {
             throw VerificationError("the stores cannot be opened: \(error)", path: destinationPath)
         }
         preservedTables = Self.preservedTables(mappings, source: sourceLayout, destination: layout)
+        correspondences = Self.correspondences(
+            mappings, preservedTables: preservedTables, destination: destination, layout: layout)
     }
 
+    /// The tables whose objects keep their source keys: fed from one source table only, by mappings without a
+    /// policy, no source entity twice (its objects would need the same keys twice). Core Data's layout leaves
+    /// keys to the store; this package's contract is that such tables keep them, which makes them checkable
+    /// object by object.
     private static func preservedTables(
         _ mappings: [CompiledEntityMapping],
         source: StoreLayout,
         destination: StoreLayout
     ) -> [String: String] {
         var feeders: [String: Set<String>] = [:]
+        var mappingsPerSource: [String: Int] = [:]
         var unsafe: Set<String> = []
         for compiled in mappings {
             let mapping = compiled.mapping
@@ -71,6 +84,8 @@ final class VerificationRun {
             let table = destination.table(for: entity).name
             if let sourceEntity = mapping.sourceEntity, mapping.policy == nil {
                 feeders[table, default: []].insert(source.table(for: sourceEntity).name)
+                mappingsPerSource["\(table)/\(sourceEntity)", default: 0] += 1
+                if mappingsPerSource["\(table)/\(sourceEntity)"]! > 1 { unsafe.insert(table) }
             } else {
                 unsafe.insert(table)
             }
@@ -82,14 +97,49 @@ final class VerificationRun {
         return result
     }
 
-    /// The mappings that make objects of the destination entity `entity`.
-    func mappings(into entity: String) -> [CompiledEntityMapping] {
-        mappings.filter { $0.mapping.destinationEntity == entity }
+    private static func correspondences(
+        _ mappings: [CompiledEntityMapping],
+        preservedTables: [String: String],
+        destination: ModelVersion,
+        layout: StoreLayout
+    ) -> [String: ObjectCorrespondence] {
+        var result: [String: ObjectCorrespondence] = [:]
+        for entity in destination.entities where !entity.isAbstract {
+            let into = mappings.filter { $0.mapping.destinationEntity == entity.name }
+            let made = mappings.filter {
+                BuiltInPolicy($0.mapping)?.makesObjects == true && $0.mapping.userInfo["entity"] == entity.name
+            }
+            if let custom = into.first(where: { $0.mapping.policy != nil && BuiltInPolicy($0.mapping) == nil }) {
+                result[entity.name] = .unknown(
+                    "custom policy '\(custom.mapping.policy ?? "")' of \(custom.name) decides which objects it makes")
+                continue
+            }
+            let creating = into.filter(\.createsObjects)
+            if !made.isEmpty {
+                result[entity.name] =
+                    creating.isEmpty && made.count == 1
+                    ? .madeByPolicy(made[0])
+                    : .unknown("objects of this entity are made by a policy and by other mappings")
+            } else if creating.isEmpty {
+                result[entity.name] = .noObjects
+            } else if preservedTables[layout.table(for: entity.name).name] != nil {
+                result[entity.name] = .sameKeys(creating)
+            } else if creating.count == 1 {
+                result[entity.name] = .inOrder(creating[0])
+            } else {
+                result[entity.name] = .counted(creating)
+            }
+        }
+        return result
     }
 
-    /// Whether objects of destination entity `entity` keep the primary keys of the objects they come from.
-    func preservesKeys(_ entity: String) -> Bool {
-        preservedTables[layout.table(for: entity).name] != nil
+    /// The mappings that make objects of the destination entity `entity`.
+    func mappings(into entity: String) -> [CompiledEntityMapping] {
+        switch correspondences[entity] {
+        case .sameKeys(let feeders), .counted(let feeders): feeders
+        case .inOrder(let mapping): [mapping]
+        default: []
+        }
     }
 
     /// Runs one check; an SQL error (a missing table, a damaged page) makes it a skipped check, not a crash.
@@ -102,15 +152,55 @@ final class VerificationRun {
     }
 
     /// Steps through the rows of `sql`, calling `row` for each.
-    func forEachRow(_ sql: String, _ row: (Statement) throws -> Void) throws {
+    func forEachRow(_ sql: String, _ arguments: [SQLiteValue] = [], _ row: (Statement) throws -> Void) throws {
         try connection.withStatement(sql) { statement in
+            for (index, argument) in arguments.enumerated() { try statement.bind(argument, at: Int32(index + 1)) }
             while try statement.step() { try row(statement) }
         }
+    }
+
+    /// The integer that `sql` yields, 0 when it yields nothing or NULL.
+    func count(_ sql: String, _ arguments: [SQLiteValue] = []) throws -> Int64 {
+        try connection.scalar(sql, arguments)?.int64 ?? 0
     }
 
     /// `lo AND hi` of the entity numbers of `entity` and its subentities in `layout`.
     static func range(_ entity: String, in layout: StoreLayout) -> String {
         let range = layout.entityNumberRange(of: entity)
         return "\(range.lowerBound) AND \(range.upperBound)"
+    }
+
+    /// Whether every row of `entity`'s table belongs to `entity` or its subentities, so that no condition on
+    /// `Z_ENT` is needed to keep to them.
+    static func tableHoldsOnly(_ entity: String, in layout: StoreLayout) -> Bool {
+        Set(layout.table(for: entity).entities).isSubset(of: layout.version.hierarchy(of: entity))
+    }
+}
+
+/// How the objects of one destination entity are found from the source objects they come from.
+enum ObjectCorrespondence {
+    /// The entity's table keeps source primary keys: each object has the key of its source object.
+    case sameKeys([CompiledEntityMapping])
+    /// One mapping makes every object, one per migrated source object, in the order of the source keys: the
+    /// n-th migrated source object is the n-th destination object.
+    case inOrder(CompiledEntityMapping)
+    /// The objects are made by a built-in policy of another entity's mapping (split out, or found or created).
+    case madeByPolicy(CompiledEntityMapping)
+    /// No mapping makes objects of the entity, so it has none.
+    case noObjects
+    /// Several mappings feed the entity in a table that does not keep keys: objects are only counted.
+    case counted([CompiledEntityMapping])
+    /// The objects cannot be re-derived, for the reason given.
+    case unknown(String)
+}
+
+extension CompiledEntityMapping {
+    /// Whether the mapping makes one destination object per migrated source object.
+    var createsObjects: Bool {
+        guard mapping.sourceEntity != nil, mapping.destinationEntity != nil, mapping.kind != .remove else {
+            return false
+        }
+        guard mapping.policy != nil else { return true }
+        return BuiltInPolicy(mapping).map { $0 != .dropAllRows } ?? false
     }
 }

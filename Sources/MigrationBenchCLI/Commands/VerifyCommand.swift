@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Instrumentation
 import IntegrityVerification
 import MappingModel
 import ObjectModel
@@ -40,12 +41,19 @@ struct VerifyCommand: ParsableCommand {
                 throw InputError("\(source): the store matches no version of the model")
             }
             let destinationVersion = try destinationVersion(in: history, mappings: mappings)
+            // Measured as the benchmarks measure a migration: the work alone, its peak heap from jemalloc.
+            let heap = currentHeapStatistics()
+            heap.resetThreadPeak()
+            let clock = ContinuousClock()
+            let start = clock.now
             let verifier = try IntegrityVerifier(
                 source: sourceVersion, destination: destinationVersion, mappingModels: mappings)
             let verdict = try verifier.verify(sourceStoreAt: source, destinationStoreAt: destination)
+            let seconds = (clock.now - start).seconds
+            let peak = heap.threadPeakBytes()
             result = verdict
             if json {
-                try printJSON(verdict)
+                try printJSON(VerifyReport(result: verdict, seconds: seconds, peakHeapBytes: peak))
                 return
             }
             print("\(destination) against \(source) (\(sourceVersion.name) → \(destinationVersion.name))")
@@ -60,6 +68,8 @@ struct VerifyCommand: ParsableCommand {
                 let subject = [skipped.entity, skipped.property].compactMap { $0 }.joined(separator: ".")
                 print("  not checked: \(skipped.kind.rawValue) \(subject): \(skipped.reason)")
             }
+            let heapText = peak.map { String(format: "%.1f MiB", Double($0) / 1_048_576) } ?? "unavailable"
+            print(String(format: "  %.2f s, peak heap %@", seconds, heapText))
             print(verdict.passed ? "  passed" : "  FAILED")
         }
         if result?.passed == false { throw ExitCode(2) }
@@ -72,5 +82,26 @@ struct VerifyCommand: ParsableCommand {
         let named = metadata?.modelVersionName ?? mappings.last?.destinationVersion
         if let named, let version = history.version(named: named) { return version }
         throw InputError("\(destination): the store matches no version of the model")
+    }
+}
+
+/// The JSON of `verify --json`: the verdict, and the time and peak heap of the verification alone.
+struct VerifyReport: Encodable {
+    let result: VerificationResult
+    let seconds: Double
+    /// The peak heap of the verifying thread, from jemalloc; null when jemalloc is not the allocator.
+    let peakHeapBytes: Int?
+
+    func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(result.passed, forKey: .passed)
+        try container.encode(result.violations, forKey: .violations)
+        try container.encode(result.notChecked, forKey: .notChecked)
+        try container.encode(seconds, forKey: .seconds)
+        try container.encode(peakHeapBytes, forKey: .peakHeapBytes)
+    }
+
+    enum CodingKeys: String, CodingKey {
+        case passed, violations, notChecked, seconds, peakHeapBytes
     }
 }
