@@ -19,7 +19,8 @@ enum InferredMapping {
                     !$0.isTransient && $0.type == attribute.type && corresponds($0.name, $0.renamingKey, attribute)
                 }
                 attributes.append(
-                    PropertyMapping(name: attribute.name, valueExpression: match.map { "$source.\($0.name)" }))
+                    PropertyMapping(
+                        name: attribute.name, valueExpression: match.map { expression($0, into: attribute) }))
             }
             var relationships: [PropertyMapping] = []
             for relationship in destination.relationships(of: entity.name) where !relationship.isTransient {
@@ -41,6 +42,28 @@ enum InferredMapping {
         return MappingModel(
             name: "Inferred", sourceVersion: source.name, destinationVersion: destination.name, entityMappings: mappings
         )
+    }
+
+    /// The source value; when an optional attribute became required with a default, the default stands in
+    /// for a missing value (Core Data's lightweight rule for that change).
+    private static func expression(_ source: Attribute, into attribute: Attribute) -> String {
+        let value = "$source.\(source.name)"
+        guard source.isOptional, !attribute.isOptional, let fill = attribute.defaultValue.flatMap(literal) else {
+            return value
+        }
+        return "coalesce(\(value), \(fill))"
+    }
+
+    /// A default value as a literal of the expression language; nil for kinds the verifier does not write.
+    private static func literal(_ value: AttributeValue) -> String? {
+        switch value {
+        case .integer(let number): String(number)
+        case .double(let number) where number.isFinite: "\(number)"
+        case .decimal(let digits): digits
+        case .boolean(let flag): flag ? "true" : "false"
+        case .string(let text) where !text.contains(where: { $0 == "\"" || $0 == "\\" || $0.isNewline }): "\"\(text)\""
+        default: nil
+        }
     }
 
     private static func counterpart(of entity: Entity, in source: ModelVersion) -> Entity? {
