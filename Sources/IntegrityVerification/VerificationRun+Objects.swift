@@ -72,12 +72,13 @@ extension VerificationRun {
         var checks = AttributeCheck.checks(
             for: compiled, from: sourceEntity, to: entity, source: sourceLayout, destination: layout,
             bindings: &bindings)
+        let edges = try foreignKeyEdges(of: compiled, entity: entity)
         let sourceNumber = sourceLayout.entityNumbers[sourceEntity]!
         let number = layout.entityNumbers[entity]!
         let from =
             "FROM src.\(quoted(sourceLayout.table(for: sourceEntity).name)) s LEFT JOIN "
             + "main.\(quoted(layout.table(for: entity).name)) d ON d.Z_PK = s.Z_PK WHERE s.Z_ENT = \(sourceNumber)"
-        let differs = checks.compactMap(\.differs)
+        let differs = checks.compactMap(\.differs) + edges.map(\.differs)
         let anyDiffers = differs.isEmpty ? "0" : differs.joined(separator: " OR ")
         let present = "d.Z_ENT IS \(number)"
         let everyRow = compiled.sourceFilter != nil || checks.contains { $0.differs == nil }
@@ -89,14 +90,19 @@ extension VerificationRun {
                 bindings
             ).first
             matched = sums?[0].int64 ?? 0
-            guard (sums?[1].int64 ?? 0) > 0 else { return matched }
+            guard (sums?[1].int64 ?? 0) > 0 else {
+                edgesChecked(edges, of: entity)
+                return matched
+            }
             condition = " AND (NOT (\(present)) OR \(anyDiffers))"
         }
         let (types, sourceSQL) = sourceColumns(of: sourceEntity, alias: "s")
         let columns =
             ["s.Z_PK", "d.Z_PK", "d.Z_ENT", "(\(anyDiffers))"] + sourceSQL + checks.map { "d.\(quoted($0.column))" }
+            + edges.flatMap { ["s.\(quoted($0.sourceColumn))", "d.\(quoted($0.column))"] }
         let sql = "SELECT \(columns.joined(separator: ", ")) \(from)\(condition) ORDER BY s.Z_PK"
         let firstDestinationColumn = Int32(4 + types.count)
+        let firstEdgeColumn = firstDestinationColumn + Int32(checks.count)
         var complete = true
         try forEachRowOf(sql, bindings) { row in
             let context = SourceRowContext(statement: row, firstColumn: 4, types: types, entityNumber: sourceNumber)
@@ -123,12 +129,27 @@ extension VerificationRun {
                         "\(sourceEntity) object \(key) should become \(entity) \(key); found \(found)")
                     continue
                 }
+                let closely = row.int64(3) != 0
                 compareAttributes(
-                    &checks, closely: row.int64(3) != 0, row: row, firstColumn: firstDestinationColumn, key: key,
+                    &checks, closely: closely, row: row, firstColumn: firstDestinationColumn, key: key,
                     entity: entity, context: context)
+                guard closely else { continue }
+                for (index, edge) in edges.enumerated() {
+                    let column = firstEdgeColumn + Int32(2 * index)
+                    try edge.compare(
+                        actual: row.isNull(column + 1) ? nil : row.int64(column + 1),
+                        expected: row.isNull(column) ? nil : row.int64(column), key: key, entity: entity,
+                        collector: collector)
+                }
             }
         }
-        return complete ? matched : nil
+        guard complete else { return nil }
+        edgesChecked(edges, of: entity)
+        return matched
+    }
+
+    private func edgesChecked(_ edges: [ForeignKeyEdge], of entity: String) {
+        for edge in edges { edgesCheckedWithObjects.insert("\(entity).\(edge.relationship.name)") }
     }
 
     /// Objects of a table that does not keep keys, made by one mapping: the n-th migrated source object (in
@@ -218,8 +239,8 @@ extension VerificationRun {
         context: SourceRowContext
     ) {
         for index in checks.indices where !checks[index].skipped && (closely || checks[index].differs == nil) {
-            let actual = row.value(firstColumn + Int32(index))
-            if !compare(&checks[index], actual: actual, key: key, entity: entity, context: context) {
+            let column = firstColumn + Int32(index)
+            if !compare(&checks[index], row: row, column: column, key: key, entity: entity, context: context) {
                 checks[index].skipped = true
             }
         }
@@ -228,7 +249,8 @@ extension VerificationRun {
     /// Compares one attribute's stored value with its expected value; false when it cannot be checked at all.
     private func compare(
         _ check: inout AttributeCheck,
-        actual: SQLiteValue,
+        row: Statement,
+        column: Int32,
         key: Int64,
         entity: String,
         context: SourceRowContext
@@ -238,7 +260,11 @@ extension VerificationRun {
         switch check.expectation {
         case .value(let value):
             expected = value
+        case .expression:
+            guard let value = expectedValue(&check, entity: entity, context: context) else { return false }
+            expected = value
         case .newIdentifier:
+            let actual = row.value(column)
             if !StoredValue.isIdentifier(actual, type: attribute.type) {
                 collector.add(
                     .attributeValue, entity: entity, property: attribute.name, primaryKey: key,
@@ -250,36 +276,45 @@ extension VerificationRun {
             expected = TypeConversion.convert(value, to: attribute.type).flatMap {
                 StoredValue.expected($0, as: attribute.type)
             }
-        case .expression(let expression):
-            let value: ExpressionValue
-            do {
-                value = try expression.evaluate(in: context)
-            } catch {
-                collector.skip(.attributeValue, entity: entity, property: attribute.name, "not evaluable: \(error)")
-                return false
-            }
-            if context.usedUnknowable {
-                context.usedUnknowable = false
-                collector.skip(
-                    .attributeValue, entity: entity, property: attribute.name,
-                    "'\(expression.text)' uses now() or uuid(), whose values only the engine knows")
-                return false
-            }
-            expected = StoredValue.expected(value, as: attribute.type)
         }
         guard let expected else {
+            let actual = row.value(column)
             collector.add(
                 .attributeValue, entity: entity, property: attribute.name, primaryKey: key,
                 "the mapping's value cannot be stored as \(attribute.type.rawValue); found \(StoredValue.describe(actual))"
             )
             return true
         }
-        if !StoredValue.matches(actual, expected, type: attribute.type) {
+        if !StoredValue.matches(row, column, expected, type: attribute.type) {
             collector.add(
                 .attributeValue, entity: entity, property: attribute.name, primaryKey: key,
-                "expected \(StoredValue.describe(expected)), found \(StoredValue.describe(actual))")
+                "expected \(StoredValue.describe(expected)), found \(StoredValue.describe(row.value(column)))")
         }
         return true
+    }
+
+    /// The value `check`'s expression gives for the source row of `context`, as the attribute stores it
+    /// (`.some(nil)` when it cannot be stored); nil, listed as not checked, when the verifier cannot evaluate it.
+    private func expectedValue(
+        _ check: inout AttributeCheck, entity: String, context: SourceRowContext
+    ) -> SQLiteValue?? {
+        guard case .expression(let expression) = check.expectation else { return nil }
+        let attribute = check.attribute
+        let value: ExpressionValue
+        do {
+            value = try expression.evaluate(in: context)
+        } catch {
+            collector.skip(.attributeValue, entity: entity, property: attribute.name, "not evaluable: \(error)")
+            return nil
+        }
+        if context.usedUnknowable {
+            context.usedUnknowable = false
+            collector.skip(
+                .attributeValue, entity: entity, property: attribute.name,
+                "'\(expression.text)' uses now() or uuid(), whose values only the engine knows")
+            return nil
+        }
+        return .some(StoredValue.expected(value, as: attribute.type))
     }
 
     /// No two objects of `entity` got the same new identifier.
