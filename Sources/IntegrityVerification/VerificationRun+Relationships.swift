@@ -162,43 +162,6 @@ extension VerificationRun {
         }
     }
 
-    /// The to-one relationships of `entity` whose edges can be compared in the key join of its objects: a
-    /// foreign key copied from a source foreign key, between objects that keep their keys at both ends, so
-    /// that the destination key must equal the source key, or be nil when the target was not migrated.
-    func foreignKeyEdges(of compiled: CompiledEntityMapping, entity: String) throws -> [ForeignKeyEdge] {
-        guard let sourceEntity = compiled.mapping.sourceEntity, case .sameKeys(let feeders) = correspondences[entity],
-            feeders.count == 1
-        else { return [] }
-        var result: [ForeignKeyEdge] = []
-        for relationship in destination.relationships(of: entity) where !relationship.isTransient {
-            guard layout.storage(of: relationship, in: entity) == .foreignKey,
-                let text = compiled.relationship(named: relationship.name)?.expression?.text,
-                let sourceName = Self.copiedRelationship(text),
-                let sourceRelationship = source.relationship(sourceName, of: sourceEntity),
-                sourceLayout.storage(of: sourceRelationship, in: sourceEntity) == .foreignKey,
-                let sourceColumn = sourceLayout.table(for: sourceEntity)
-                    .column(for: sourceName, of: sourceEntity, version: source),
-                let column = layout.table(for: entity).column(for: relationship.name, of: entity, version: destination)
-            else { continue }
-            let sourceTargets = sourceLayout.table(for: sourceRelationship.destination).name
-            let targetsKeepKeys = destination.hierarchy(of: relationship.destination).allSatisfy { target in
-                switch correspondences[target] {
-                case .sameKeys: preservedTables[layout.table(for: target).name] == sourceTargets
-                case .noObjects, nil: true
-                default: false
-                }
-            }
-            guard targetsKeepKeys else { continue }
-            let target = try connection.prepare(
-                "SELECT 1 FROM main.\(quoted(layout.table(for: relationship.destination).name)) WHERE Z_PK = ?1 "
-                    + "AND Z_ENT BETWEEN \(Self.range(relationship.destination, in: layout))")
-            result.append(
-                ForeignKeyEdge(
-                    relationship: relationship, column: column.name, sourceColumn: sourceColumn.name, target: target))
-        }
-        return result
-    }
-
     /// A relationship that no mapping and no policy sets has no edges. Checked from the side that stores
     /// them, once per relationship.
     private func checkUnsetEdges(of relationship: Relationship, entity: String, policySet: Set<String>) {
@@ -320,80 +283,6 @@ extension VerificationRun {
             }
         }
     }
-
-    /// Every foreign key and join-table row points at an object of the relationship's destination entity,
-    /// and the two foreign keys of a one-to-one point at each other. Each distinct key is looked up once,
-    /// read from the column's index.
-    func checkForeignKeys() {
-        for table in layout.entityTables {
-            for column in table.columns where column.kind == .foreignKey {
-                guard let relationship = destination.relationship(column.property, of: column.entity) else { continue }
-                let target = layout.table(for: relationship.destination).name
-                guarded(.danglingForeignKey, entity: column.entity, property: column.property) {
-                    let dangling = danglingKeys(
-                        in: table.name, column: column.name, target: target, entity: relationship.destination)
-                    let sql =
-                        "SELECT x.Z_PK, x.\(quoted(column.name)) FROM main.\(quoted(table.name)) x "
-                        + "WHERE x.\(quoted(column.name)) IN (\(dangling)) "
-                        + "AND x.Z_ENT BETWEEN \(Self.range(column.entity, in: layout)) ORDER BY 1"
-                    try forEachRow(sql) { row in
-                        collector.add(
-                            .danglingForeignKey, entity: column.entity, property: column.property,
-                            primaryKey: row.int64(0),
-                            "points at \(relationship.destination) \(row.int64(1)), which does not exist")
-                    }
-                }
-                guard let inverse = destination.inverse(of: relationship), !inverse.isToMany, !inverse.isTransient,
-                    let inverseColumn = layout.table(for: relationship.destination)
-                        .column(for: inverse.name, of: relationship.destination, version: destination)
-                else { continue }
-                guarded(.inverseMismatch, entity: column.entity, property: column.property) {
-                    let sql =
-                        "SELECT x.Z_PK, x.\(quoted(column.name)), y.\(quoted(inverseColumn.name)) "
-                        + "FROM main.\(quoted(table.name)) x JOIN main.\(quoted(target)) y "
-                        + "ON y.Z_PK = x.\(quoted(column.name)) WHERE x.Z_ENT BETWEEN "
-                        + "\(Self.range(column.entity, in: layout)) AND y.\(quoted(inverseColumn.name)) IS NOT x.Z_PK "
-                        + "ORDER BY 1"
-                    try forEachRow(sql) { row in
-                        let back = row.isNull(2) ? "nothing" : String(row.int64(2))
-                        collector.add(
-                            .inverseMismatch, entity: column.entity, property: column.property,
-                            primaryKey: row.int64(0),
-                            "points at \(row.int64(1)), whose \(inverse.name) points at \(back)")
-                    }
-                }
-            }
-        }
-        for join in layout.joinTables {
-            guard let relationship = destination.relationship(join.ownerRelationship, of: join.ownerEntity) else {
-                continue
-            }
-            let sides = [
-                (join.ownerColumn, join.ownerEntity), (join.destinationColumn, relationship.destination),
-            ]
-            for (column, entity) in sides {
-                guarded(.danglingForeignKey, entity: join.ownerEntity, property: join.ownerRelationship) {
-                    let dangling = danglingKeys(
-                        in: join.name, column: column, target: layout.table(for: entity).name, entity: entity)
-                    let sql =
-                        "SELECT x.\(quoted(join.ownerColumn)), x.\(quoted(column)) FROM main.\(quoted(join.name)) x "
-                        + "WHERE x.\(quoted(column)) IN (\(dangling)) ORDER BY 1, 2"
-                    try forEachRow(sql) { row in
-                        collector.add(
-                            .danglingForeignKey, entity: join.ownerEntity, property: join.ownerRelationship,
-                            primaryKey: row.int64(0), "\(join.name).\(column) = \(row.int64(1)) is no \(entity) object")
-                    }
-                }
-            }
-        }
-    }
-
-    /// SQL for the distinct values of `column` of `table` that are no object of `entity` (in `target`).
-    private func danglingKeys(in table: String, column: String, target: String, entity: String) -> String {
-        "SELECT v FROM (SELECT DISTINCT \(quoted(column)) AS v FROM main.\(quoted(table)) "
-            + "WHERE \(quoted(column)) IS NOT NULL) WHERE NOT EXISTS (SELECT 1 FROM main.\(quoted(target)) y "
-            + "WHERE y.Z_PK = v AND y.Z_ENT BETWEEN \(Self.range(entity, in: layout)))"
-    }
 }
 
 /// Whether both ends of a source edge were migrated: its owner is an object of the relationship's entity and
@@ -424,41 +313,5 @@ private final class MigratedEnds {
         statement.reset()
         try statement.bind(key, at: 1)
         return try statement.step()
-    }
-}
-
-/// A to-one relationship compared in the key join of its objects (see ``VerificationRun/foreignKeyEdges(of:entity:)``).
-struct ForeignKeyEdge {
-    let relationship: Relationship
-    /// The destination foreign-key column.
-    let column: String
-    /// The source foreign-key column it copies.
-    let sourceColumn: String
-    /// Whether a primary key is an object of the relationship's destination entity in the destination store.
-    let target: Statement
-
-    /// `d.<column> IS NOT s.<sourceColumn>`: true when the row needs a close look.
-    var differs: String { "d.\(quoted(column)) IS NOT s.\(quoted(sourceColumn))" }
-
-    /// The destination key `actual` of object `key` against the source key `expected`, whose target must
-    /// have been migrated for the edge to be expected.
-    func compare(actual: Int64?, expected: Int64?, key: Int64, entity: String, collector: ViolationCollector) throws {
-        var wanted = expected
-        if let expected, actual != expected {
-            target.reset()
-            try target.bind(expected, at: 1)
-            if try !target.step() { wanted = nil }
-        }
-        guard actual != wanted else { return }
-        if let wanted {
-            collector.add(
-                .missingEdge, entity: entity, property: relationship.name, primaryKey: key,
-                "edge \(key) → \(wanted) is missing")
-        }
-        if let actual {
-            collector.add(
-                .unexpectedEdge, entity: entity, property: relationship.name, primaryKey: key,
-                "edge \(key) → \(actual) has no source")
-        }
     }
 }

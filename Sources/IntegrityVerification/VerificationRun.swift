@@ -176,9 +176,16 @@ final class VerificationRun {
 
     /// Steps through the rows of `sql`, calling `row` for each.
     func forEachRow(_ sql: String, _ arguments: [SQLiteValue] = [], _ row: (Statement) throws -> Void) throws {
+        try forEachRowOf(sql, arguments) { statement in
+            while try statement.step() { try row(statement) }
+        }
+    }
+
+    /// Prepares `sql`, binds `arguments` and hands the statement to `body`, which steps it.
+    func forEachRowOf(_ sql: String, _ arguments: [SQLiteValue], _ body: (Statement) throws -> Void) throws {
         try connection.withStatement(sql) { statement in
             for (index, argument) in arguments.enumerated() { try statement.bind(argument, at: Int32(index + 1)) }
-            while try statement.step() { try row(statement) }
+            try body(statement)
         }
     }
 
