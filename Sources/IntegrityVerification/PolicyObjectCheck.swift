@@ -113,8 +113,8 @@ final class PolicyObjectCheck {
             } else if !StoredValue.matches(edge.value, expected, type: attribute.type) {
                 collector.add(
                     .attributeValue, entity: entity, property: attribute.name, primaryKey: edge.key,
-                    "expected \(StoredValue.describe(expected)) (from \(owner) \(key)), found \(StoredValue.describe(edge.value))"
-                )
+                    "expected \(StoredValue.describe(expected)) (from \(owner) \(key)), "
+                        + "found \(StoredValue.describe(edge.value))")
             }
             if let identifier, !StoredValue.isIdentifier(edge.identifier, type: identifier.type) {
                 collector.add(

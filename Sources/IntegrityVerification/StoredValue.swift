@@ -46,6 +46,22 @@ enum StoredValue {
         return false
     }
 
+    /// Whether column `column` of the current row of `row` holds `expected`, as ``matches(_:_:type:)`` says,
+    /// read without copying where the storage classes agree (text compared byte for byte).
+    static func matches(_ row: Statement, _ column: Int32, _ expected: SQLiteValue, type: AttributeType) -> Bool {
+        switch (expected, row.columnType(column)) {
+        case (.text(var text), .text):
+            let equal = text.withUTF8 { utf8 in
+                row.withUnsafeText(column) { $0.elementsEqual(UnsafeRawBufferPointer(utf8)) }
+            }
+            return equal || matches(row.value(column), expected, type: type)
+        case (.integer(let number), .integer): return row.int64(column) == number
+        case (.real(let number), .real) where row.double(column) == number: return true
+        case (.null, .null): return true
+        default: return matches(row.value(column), expected, type: type)
+        }
+    }
+
     /// Whether `value` is a new identifier as an attribute of `type` stores it: 16 bytes for a UUID, the
     /// UUID's text for a string.
     static func isIdentifier(_ value: SQLiteValue, type: AttributeType) -> Bool {

@@ -28,7 +28,8 @@ extension VerificationRun {
                 // Checked pair by pair with the objects of the mapping's own entity, when those are paired.
                 if let owner = compiled.mapping.destinationEntity, case .inOrder = correspondences[owner] { break }
                 let reason =
-                    "the objects of \(compiled.name), which policy \(compiled.mapping.policy ?? "") makes these from, are not paired with their source objects"
+                    "policy \(compiled.mapping.policy ?? "") of \(compiled.name) makes these objects, and the objects "
+                    + "it makes them for are not paired with their source objects"
                 for kind in [ViolationKind.missingObject, .unexpectedObject, .attributeValue] {
                     collector.skip(kind, entity: name, reason)
                 }
@@ -72,12 +73,13 @@ extension VerificationRun {
         var checks = AttributeCheck.checks(
             for: compiled, from: sourceEntity, to: entity, source: sourceLayout, destination: layout,
             bindings: &bindings)
+        let edges = try foreignKeyEdges(of: compiled, entity: entity)
         let sourceNumber = sourceLayout.entityNumbers[sourceEntity]!
         let number = layout.entityNumbers[entity]!
         let from =
             "FROM src.\(quoted(sourceLayout.table(for: sourceEntity).name)) s LEFT JOIN "
             + "main.\(quoted(layout.table(for: entity).name)) d ON d.Z_PK = s.Z_PK WHERE s.Z_ENT = \(sourceNumber)"
-        let differs = checks.compactMap(\.differs)
+        let differs = checks.compactMap(\.differs) + edges.map(\.differs)
         let anyDiffers = differs.isEmpty ? "0" : differs.joined(separator: " OR ")
         let present = "d.Z_ENT IS \(number)"
         let everyRow = compiled.sourceFilter != nil || checks.contains { $0.differs == nil }
@@ -89,14 +91,19 @@ extension VerificationRun {
                 bindings
             ).first
             matched = sums?[0].int64 ?? 0
-            guard (sums?[1].int64 ?? 0) > 0 else { return matched }
+            guard (sums?[1].int64 ?? 0) > 0 else {
+                edgesChecked(edges, of: entity)
+                return matched
+            }
             condition = " AND (NOT (\(present)) OR \(anyDiffers))"
         }
         let (types, sourceSQL) = sourceColumns(of: sourceEntity, alias: "s")
         let columns =
             ["s.Z_PK", "d.Z_PK", "d.Z_ENT", "(\(anyDiffers))"] + sourceSQL + checks.map { "d.\(quoted($0.column))" }
+            + edges.flatMap { ["s.\(quoted($0.sourceColumn))", "d.\(quoted($0.column))"] }
         let sql = "SELECT \(columns.joined(separator: ", ")) \(from)\(condition) ORDER BY s.Z_PK"
         let firstDestinationColumn = Int32(4 + types.count)
+        let firstEdgeColumn = firstDestinationColumn + Int32(checks.count)
         var complete = true
         try forEachRowOf(sql, bindings) { row in
             let context = SourceRowContext(statement: row, firstColumn: 4, types: types, entityNumber: sourceNumber)
@@ -123,12 +130,27 @@ extension VerificationRun {
                         "\(sourceEntity) object \(key) should become \(entity) \(key); found \(found)")
                     continue
                 }
+                let closely = row.int64(3) != 0
                 compareAttributes(
-                    &checks, closely: row.int64(3) != 0, row: row, firstColumn: firstDestinationColumn, key: key,
+                    &checks, closely: closely, row: row, firstColumn: firstDestinationColumn, key: key,
                     entity: entity, context: context)
+                guard closely else { continue }
+                for (index, edge) in edges.enumerated() {
+                    let column = firstEdgeColumn + Int32(2 * index)
+                    try edge.compare(
+                        actual: row.isNull(column + 1) ? nil : row.int64(column + 1),
+                        expected: row.isNull(column) ? nil : row.int64(column), key: key, entity: entity,
+                        collector: collector)
+                }
             }
         }
-        return complete ? matched : nil
+        guard complete else { return nil }
+        edgesChecked(edges, of: entity)
+        return matched
+    }
+
+    private func edgesChecked(_ edges: [ForeignKeyEdge], of entity: String) {
+        for edge in edges { edgesCheckedWithObjects.insert("\(entity).\(edge.relationship.name)") }
     }
 
     /// Objects of a table that does not keep keys, made by one mapping: the n-th migrated source object (in
@@ -206,96 +228,6 @@ extension VerificationRun {
         }
     }
 
-    /// Compares the destination attributes in columns `firstColumn…` of `row` with what the source row of
-    /// `context` gives: all of them when `closely`, else only those SQL could not compare.
-    private func compareAttributes(
-        _ checks: inout [AttributeCheck],
-        closely: Bool,
-        row: Statement,
-        firstColumn: Int32,
-        key: Int64,
-        entity: String,
-        context: SourceRowContext
-    ) {
-        for index in checks.indices where !checks[index].skipped && (closely || checks[index].differs == nil) {
-            let actual = row.value(firstColumn + Int32(index))
-            if !compare(&checks[index], actual: actual, key: key, entity: entity, context: context) {
-                checks[index].skipped = true
-            }
-        }
-    }
-
-    /// Compares one attribute's stored value with its expected value; false when it cannot be checked at all.
-    private func compare(
-        _ check: inout AttributeCheck,
-        actual: SQLiteValue,
-        key: Int64,
-        entity: String,
-        context: SourceRowContext
-    ) -> Bool {
-        let attribute = check.attribute
-        let expected: SQLiteValue?
-        switch check.expectation {
-        case .value(let value):
-            expected = value
-        case .newIdentifier:
-            if !StoredValue.isIdentifier(actual, type: attribute.type) {
-                collector.add(
-                    .attributeValue, entity: entity, property: attribute.name, primaryKey: key,
-                    "expected a new identifier, found \(StoredValue.describe(actual))")
-            }
-            return true
-        case .converted(let slot):
-            let value = context.sourceValue(slot: slot)
-            expected = TypeConversion.convert(value, to: attribute.type).flatMap {
-                StoredValue.expected($0, as: attribute.type)
-            }
-        case .expression(let expression):
-            let value: ExpressionValue
-            do {
-                value = try expression.evaluate(in: context)
-            } catch {
-                collector.skip(.attributeValue, entity: entity, property: attribute.name, "not evaluable: \(error)")
-                return false
-            }
-            if context.usedUnknowable {
-                context.usedUnknowable = false
-                collector.skip(
-                    .attributeValue, entity: entity, property: attribute.name,
-                    "'\(expression.text)' uses now() or uuid(), whose values only the engine knows")
-                return false
-            }
-            expected = StoredValue.expected(value, as: attribute.type)
-        }
-        guard let expected else {
-            collector.add(
-                .attributeValue, entity: entity, property: attribute.name, primaryKey: key,
-                "the mapping's value cannot be stored as \(attribute.type.rawValue); found \(StoredValue.describe(actual))"
-            )
-            return true
-        }
-        if !StoredValue.matches(actual, expected, type: attribute.type) {
-            collector.add(
-                .attributeValue, entity: entity, property: attribute.name, primaryKey: key,
-                "expected \(StoredValue.describe(expected)), found \(StoredValue.describe(actual))")
-        }
-        return true
-    }
-
-    /// No two objects of `entity` got the same new identifier.
-    private func checkNewIdentifiersUnique(entity: String, attribute: String) throws {
-        let table = layout.table(for: entity)
-        guard let column = table.column(for: attribute, of: entity, version: destination)?.name else { return }
-        let sql =
-            "SELECT MIN(Z_PK), COUNT(*) FROM main.\(quoted(table.name)) WHERE Z_ENT = \(layout.entityNumbers[entity]!) "
-            + "AND \(quoted(column)) IS NOT NULL GROUP BY \(quoted(column)) HAVING COUNT(*) > 1 ORDER BY 1"
-        try forEachRow(sql) { row in
-            collector.add(
-                .attributeValue, entity: entity, property: attribute, primaryKey: row.int64(0),
-                "\(row.int64(1)) objects share one new identifier")
-        }
-    }
-
     /// An entity that no mapping makes objects of has none.
     private func expectNoObjects(_ entity: String) throws {
         let table = layout.table(for: entity).name
@@ -360,14 +292,6 @@ extension VerificationRun {
         if actual != expected {
             collector.add(
                 .objectCount, entity: entity, primaryKey: nil, "expected \(expected) objects, found \(actual)")
-        }
-    }
-
-    /// Prepares `sql`, binds `arguments` and hands the statement to `body`, which steps it.
-    func forEachRowOf(_ sql: String, _ arguments: [SQLiteValue], _ body: (Statement) throws -> Void) throws {
-        try connection.withStatement(sql) { statement in
-            for (index, argument) in arguments.enumerated() { try statement.bind(argument, at: Int32(index + 1)) }
-            try body(statement)
         }
     }
 }

@@ -106,8 +106,8 @@ extension VerificationRun {
                 if row.name != entity || row.parent != parent {
                     collector.add(
                         .entityNumber, entity: entity, primaryKey: nil,
-                        "expected Z_ENT \(number) = \(entity) (Z_SUPER \(parent)), found \(row.name) (Z_SUPER \(row.parent))"
-                    )
+                        "expected Z_ENT \(number) = \(entity) (Z_SUPER \(parent)), "
+                            + "found \(row.name) (Z_SUPER \(row.parent))")
                 }
                 let table = layout.table(for: entity)
                 // The table's largest key is read from the b-tree at once; only above Z_MAX is the entity's own sought.

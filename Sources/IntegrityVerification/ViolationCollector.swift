@@ -15,13 +15,16 @@ final class ViolationCollector {
     private var examples: [Key: [ViolationExample]] = [:]
     private var skipped: [SkippedCheck] = []
 
-    /// Records one violation.
-    func add(_ kind: ViolationKind, entity: String?, property: String? = nil, primaryKey: Int64?, _ detail: String) {
+    /// Records one violation; `detail` is only made for the examples kept.
+    func add(
+        _ kind: ViolationKind, entity: String?, property: String? = nil, primaryKey: Int64?,
+        _ detail: @autoclosure () -> String
+    ) {
         let key = Key(kind: kind, entity: entity, property: property)
         if counts[key] == nil { order.append(key) }
         counts[key, default: 0] += 1
         if examples[key, default: []].count < Self.exampleLimit {
-            examples[key, default: []].append(ViolationExample(primaryKey: primaryKey, detail: detail))
+            examples[key, default: []].append(ViolationExample(primaryKey: primaryKey, detail: detail()))
         }
     }
 

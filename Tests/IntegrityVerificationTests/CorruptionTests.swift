@@ -183,7 +183,7 @@ struct CorruptionTests {
             name: "V2", entities: [Entity(name: "Person", attributes: [Attribute(name: "name", type: .string)])])
         let mapping = MappingModel(
             name: "People",
-            entityMappings: ["Author", "Editor"].map { entity in
+            entityMappings: ["Author", "Editor"].map { (entity: String) in
                 EntityMapping(
                     name: "\(entity)ToPerson", kind: .transform, sourceEntity: entity, destinationEntity: "Person",
                     attributeMappings: [PropertyMapping(name: "name", valueExpression: "$source.name")])

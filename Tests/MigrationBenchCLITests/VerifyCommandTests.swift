@@ -1,0 +1,67 @@
+import Foundation
+import SQLiteDatabase
+import Testing
+
+/// `migration-bench verify` end to end: a generated store migrated by the engine, verified clean, damaged,
+/// verified again; exit codes 0, 2 and 1.
+@Suite("migration-bench verify")
+struct VerifyCommandTests {
+    static let model = "Scenarios/models/library.yaml"
+    static let mapping = "Scenarios/mappings/library-v1-v2.yaml"
+
+    @Test func verifyReportsCleanThenDamagedStores() throws {
+        try Executable.withTemporaryFolder { folder in
+            let source = folder.appendingPathComponent("v1.sqlite").path
+            let destination = folder.appendingPathComponent("v2.sqlite").path
+            let generate = try Executable.run(
+                [
+                    "generate", "--model", Self.model, "--version", "V1", "--dataset",
+                    "Scenarios/datasets/library.yaml",
+                    "--size", "500", "--output", source,
+                ], in: folder)
+            #expect(generate.status == 0, "\(generate.error)")
+            let migrate = try Executable.run(
+                [
+                    "benchmark", "migration-cell", "--source", source, "--model", Self.model, "--from", "V1", "--to",
+                    "V2", "--mode", "streaming", "--mapping", Self.mapping, "--output", destination,
+                ], in: folder)
+            #expect(migrate.status == 0, "\(migrate.error)")
+            let arguments = [
+                "verify", "--source", source, "--destination", destination, "--model", Self.model, "--mapping",
+                Self.mapping, "--json",
+            ]
+
+            let clean = try Executable.run(arguments, in: folder)
+            #expect(clean.status == 0, "\(clean.output)\(clean.error)")
+            let report = try clean.json()
+            #expect(report["passed"] as? Bool == true)
+            #expect((report["violations"] as? [Any])?.isEmpty == true)
+            #expect((report["notChecked"] as? [Any])?.isEmpty == true)
+            #expect(report["seconds"] is Double)
+            #expect(report.keys.contains("peakHeapBytes"))
+
+            let connection = try Connection(path: destination, mode: .readWrite)
+            try connection.execute("UPDATE ZBOOK SET ZISBN = 'ISBN-?' WHERE Z_PK IN (3, 4)")
+            let damaged = try Executable.run(arguments, in: folder)
+            #expect(damaged.status == 2, "\(damaged.error)")
+            let groups = try #require(try damaged.json()["violations"] as? [[String: Any]])
+            #expect(groups.count == 1)
+            #expect(groups.first?["kind"] as? String == "attributeValue")
+            #expect(groups.first?["entity"] as? String == "Book")
+            #expect(groups.first?["property"] as? String == "isbn")
+            #expect(groups.first?["count"] as? Int == 2)
+            let examples = try #require(groups.first?["examples"] as? [[String: Any]])
+            #expect(examples.map { $0["primaryKey"] as? Int } == [3, 4])
+
+            let text = try Executable.run(Array(arguments.dropLast()), in: folder)
+            #expect(text.status == 2)
+            #expect(text.output.contains("attributeValue Book.isbn: 2") && text.output.contains("FAILED"))
+
+            let missing = try Executable.run(
+                ["verify", "--source", source, "--destination", folder.appendingPathComponent("none.sqlite").path]
+                    + ["--model", Self.model], in: folder)
+            #expect(missing.status == 1)
+            #expect(missing.errorLines.count == 1, "\(missing.error)")
+        }
+    }
+}
