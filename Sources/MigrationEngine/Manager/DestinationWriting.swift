@@ -273,10 +273,11 @@ extension MigrationSession {
         case .foreignKey:
             try setForeignKey(targets.first, relationship: relationship, of: object, entity: entity)
             if let inverse = destinationVersion.inverse(of: relationship), !inverse.isToMany,
-                let target = targets.first,
-                !relationshipsWithExpressions.contains("\(relationship.destination).\(inverse.name)")
+                let target = targets.first
             {
-                // One-to-one mapped from one side only: keep the other side's foreign key in step.
+                // One-to-one: keep the other side's foreign key in step. When both sides are mapped they write
+                // the same keys; when they run in different passes, the earlier side found no target yet and
+                // only the later one can fill both.
                 try setForeignKey(object, relationship: inverse, of: target, entity: try destinationEntityName(target))
             }
         case .inverseForeignKey:
