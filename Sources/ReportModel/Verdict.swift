@@ -46,8 +46,8 @@ public struct Verdict: Sendable, Hashable, Codable {
 
     /// Decides a run's verdict from its cells and its baseline comparison.
     ///
-    /// A cell counts in every category its status or its data puts it in: a failed verification is an
-    /// integrity failure, a failed budget a budget failure and a regressed baseline entry a regression, whatever
+    /// A cell counts in every category its status or its data puts it in: a verification other than the
+    /// scenario expects (see ``Verification/isAsExpected``) is an integrity failure, a failed budget a budget failure and a regressed baseline entry a regression, whatever
     /// the status says. A cell passes only when its status is ``CellStatus/passed`` and it is in no category.
     public static func decide(cells: [Cell], baseline: BaselineComparison?) -> Verdict {
         let regressedIDs = Set((baseline?.regressions ?? []).map(\.cell))
@@ -58,7 +58,7 @@ public struct Verdict: Sendable, Hashable, Codable {
         var crashed = 0
         for cell in cells {
             let failures = [
-                cell.status == .integrityFailure || cell.verification?.passed == false,
+                cell.status == .integrityFailure || cell.verification?.isAsExpected == false,
                 cell.status == .budgetExceeded || cell.budgets.contains { !$0.passed },
                 cell.status == .regressed || regressedIDs.contains(cell.id),
                 !cell.isMeasured,

@@ -31,14 +31,23 @@ public struct Verification: Sendable, Hashable, Codable {
     public var violations: [ViolationGroup]
     /// The checks that could not run, each with its reason.
     public var notChecked: [String]
+    /// True when the scenario expects violations (it shows data that Core Data's behaviour loses): then a
+    /// clean store is the failure. Absent means false.
+    public var violationsExpected: Bool?
 
     /// Creates a verification result.
-    public init(passed: Bool, checked: Int, violations: [ViolationGroup], notChecked: [String]) {
+    public init(
+        passed: Bool, checked: Int, violations: [ViolationGroup], notChecked: [String], violationsExpected: Bool? = nil
+    ) {
         self.passed = passed
         self.checked = checked
         self.violations = violations
         self.notChecked = notChecked
+        self.violationsExpected = violationsExpected
     }
+
+    /// Whether the verdict is what the scenario expects: no violation, or violations where they are expected.
+    public var isAsExpected: Bool { passed != (violationsExpected ?? false) }
 
     /// The number of violations in all groups.
     public var violationCount: Int { violations.reduce(0) { $0 + $1.count } }

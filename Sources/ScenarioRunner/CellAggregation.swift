@@ -36,11 +36,11 @@ enum CellAggregation {
                 Verification.ViolationGroup(
                     kind: $0.kind, entity: $0.entity, property: $0.property, count: $0.count, examples: $0.examples)
             },
-            notChecked: verified.notChecked)
+            notChecked: verified.notChecked, violationsExpected: scenario.integrity == .violations ? true : nil)
         let budgets = scenario.budgets.filter { $0.condition.selects(spec.mode, size: spec.size) }.map {
             result($0, total: total, floor: floor)
         }
-        let expected = scenario.integrity == .clean ? verification.passed : !verification.passed
+        let expected = verification.isAsExpected
         let status: CellStatus =
             !expected ? .integrityFailure : budgets.allSatisfy { $0.passed } ? .passed : .budgetExceeded
         let integrityNote =

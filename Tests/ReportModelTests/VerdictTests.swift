@@ -27,6 +27,16 @@ struct VerdictTests {
         #expect(verdict.passedCells == 1)
     }
 
+    /// A scenario that shows what Core Data loses expects violations: finding them passes, finding none fails.
+    @Test func expectedViolationsPassAndTheirAbsenceFails() {
+        var expected = B.failedVerification
+        expected.violationsExpected = true
+        #expect(Verdict.decide(cells: [B.cell("a", verification: expected)], baseline: nil).exitCode == 0)
+        let clean = Verification(passed: true, checked: 10, violations: [], notChecked: [], violationsExpected: true)
+        let verdict = Verdict.decide(cells: [B.cell("a", verification: clean)], baseline: nil)
+        #expect(verdict.exitCode == 2 && verdict.integrityFailures == 1)
+    }
+
     @Test func integrityFailureWinsOverBudgetAndRegression() {
         let cells = [
             B.cell("budget", status: .budgetExceeded, budgets: [B.failedBudget]),

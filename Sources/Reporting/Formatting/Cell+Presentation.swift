@@ -30,7 +30,8 @@ extension Cell {
         guard let verification else { return isMeasured ? "not run" : "—" }
         if verification.passed { return "passed, \(Format.count(verification.checked)) checked" }
         let count = verification.violationCount
-        return "\(Format.count(count)) violation\(count == 1 ? "" : "s")"
+        let expected = verification.isAsExpected ? " (expected)" : ""
+        return "\(Format.count(count)) violation\(count == 1 ? "" : "s")\(expected)"
     }
 
     /// The budgets that did not hold.

@@ -101,12 +101,13 @@ extension HTMLPage.PhaseRow {
 
 extension HTMLPage.VerificationDetail {
     init(_ verification: Verification) {
-        passed = verification.passed
+        passed = verification.isAsExpected
+        let expected = verification.passed ? "" : verification.isAsExpected ? ", as the scenario expects" : ""
         summary =
             verification.passed
             ? "Verified: \(Format.count(verification.checked)) objects and edges checked, no violation."
             : "\(Format.count(verification.violationCount)) violations in \(Format.count(verification.checked)) "
-                + "objects and edges checked."
+                + "objects and edges checked\(expected)."
         violations = verification.violations.map {
             HTMLPage.ViolationRow(
                 kind: $0.kind, location: $0.location, count: Format.count($0.count), examples: $0.examples)

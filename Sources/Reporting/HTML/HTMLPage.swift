@@ -133,7 +133,7 @@ extension HTMLPage.CellRow {
         peakHeap = cell.peakHeapText
         heapUnavailable = cell.isMeasured && cell.total.heapPeakBytes == nil
         verification = cell.verificationText
-        verificationFailed = cell.verification?.passed == false
+        verificationFailed = cell.verification?.isAsExpected == false
     }
 }
 
