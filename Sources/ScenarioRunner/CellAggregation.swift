@@ -31,7 +31,7 @@ enum CellAggregation {
         // The worst repetition's verification stands for the cell.
         let verified = samples.first { !$0.verification.passed }?.verification ?? first.verification
         let verification = Verification(
-            passed: verified.passed, checked: verified.steps,
+            passed: verified.passed, checked: verified.checked,
             violations: verified.violations.map {
                 Verification.ViolationGroup(
                     kind: $0.kind, entity: $0.entity, property: $0.property, count: $0.count, examples: $0.examples)

@@ -69,8 +69,8 @@ public struct VerificationSummary: Sendable, Hashable, Codable {
 
     /// No violation in any step.
     public var passed: Bool
-    /// The number of checks run (groups of checks: one per kind, entity and property examined).
-    public var steps: Int
+    /// Objects and edges of the source stores checked, over all steps.
+    public var checked: Int
     /// Violations, each named with its step.
     public var violations: [Group]
     /// Checks that could not be made.
@@ -121,7 +121,7 @@ public struct CellExecution {
         var current = source
         var stepPhases: [PhaseSample] = []
         var floorSeconds = 0.0
-        var verification = VerificationSummary(passed: true, steps: 0, violations: [], notChecked: [])
+        var verification = VerificationSummary(passed: true, checked: 0, violations: [], notChecked: [])
         let sampler = MemorySampler(heap: heap)
         for (index, step) in plan.steps.enumerated() {
             let next = "\(folder)/step-\(index + 1).sqlite"
@@ -136,7 +136,7 @@ public struct CellExecution {
             meter.begin("verify \(step.name)")
             let result = try setup.verify(step, source: current, destination: next)
             meter.end(objects: objects, edges: edges)
-            verification.add(result, step: step.name)
+            verification.add(result, step: step.name, checked: objects + edges)
 
             floorSeconds += try CopyFloor.copySeconds(of: current, into: "\(folder)/floor-\(index + 1).sqlite")
             if current != source { Store.remove(at: current) }
@@ -217,8 +217,8 @@ public struct CellExecution {
 }
 
 extension VerificationSummary {
-    mutating func add(_ result: VerificationResult, step: String) {
-        steps += 1
+    mutating func add(_ result: VerificationResult, step: String, checked: Int) {
+        self.checked += checked
         passed = passed && result.passed
         for group in result.violations {
             violations.append(
