@@ -5,29 +5,30 @@ import ObjectModel
 ///
 /// Deliberately simple and independent of the engine's inference: a destination entity or property
 /// corresponds to the source one of the same name, or to the one its renaming identifier names, or to the
-/// one that shares its renaming identifier. Source entities without a counterpart are dropped; destination
-/// entities without one get no objects.
+/// one that shares its renaming identifier. Across intermediate versions the correspondence is followed one
+/// version at a time, since a renaming identifier names the property of the version just before. Source
+/// entities without a counterpart are dropped; destination entities without one get no objects.
 enum InferredMapping {
-    /// The inferred mapping model from `source` to `destination`.
-    static func model(from source: ModelVersion, to destination: ModelVersion) -> MappingModel {
+    /// The inferred mapping model from `source` to `destination`, through the versions between, oldest first.
+    static func model(
+        from source: ModelVersion, through intermediate: [ModelVersion] = [], to destination: ModelVersion
+    ) -> MappingModel {
+        // Newest first: the versions a destination entity is traced back through.
+        let earlier = Array(([source] + intermediate).reversed())
         var mappings: [EntityMapping] = []
         for entity in destination.entities {
-            guard let counterpart = counterpart(of: entity, in: source) else { continue }
+            guard let entities = trace(entity, back: earlier), let counterpart = entities.last else { continue }
             var attributes: [PropertyMapping] = []
             for attribute in destination.attributes(of: entity.name) where !attribute.isTransient {
-                let match = source.attributes(of: counterpart.name).first {
-                    !$0.isTransient && $0.type == attribute.type && corresponds($0.name, $0.renamingKey, attribute)
-                }
+                let match = trace(attribute, of: entities, back: earlier) { $0.attributes(of: $1) }
+                    .flatMap { $0.type == attribute.type ? $0 : nil }
                 attributes.append(
                     PropertyMapping(
                         name: attribute.name, valueExpression: match.map { expression($0, into: attribute) }))
             }
             var relationships: [PropertyMapping] = []
             for relationship in destination.relationships(of: entity.name) where !relationship.isTransient {
-                guard
-                    let match = source.relationships(of: counterpart.name).first(where: {
-                        !$0.isTransient && corresponds($0.name, $0.renamingKey, relationship)
-                    })
+                guard let match = trace(relationship, of: entities, back: earlier, { $0.relationships(of: $1) })
                 else { continue }
                 let expression =
                     "FUNCTION($manager, \"destinationInstancesForSourceRelationshipNamed:sourceInstances:\", "
@@ -66,17 +67,50 @@ enum InferredMapping {
         }
     }
 
+    /// The entity's counterpart in each of `versions` (newest first), or nil when the trail breaks.
+    private static func trace(_ entity: Entity, back versions: [ModelVersion]) -> [Entity]? {
+        var trail: [Entity] = []
+        var current = entity
+        for version in versions {
+            guard let earlier = counterpart(of: current, in: version) else { return nil }
+            trail.append(earlier)
+            current = earlier
+        }
+        return trail
+    }
+
+    /// The property's counterpart in the oldest version, followed through each earlier entity of `trail`.
+    private static func trace<Property: RenamableProperty>(
+        _ property: Property, of trail: [Entity], back versions: [ModelVersion],
+        _ properties: (ModelVersion, String) -> [Property]
+    ) -> Property? {
+        var current = property
+        for (version, entity) in zip(versions, trail) {
+            guard
+                let earlier = properties(version, entity.name).first(where: {
+                    !$0.isTransient
+                        && ($0.name == current.renamingKey || $0.renamingKey == current.renamingKey
+                            || $0.name == current.name)
+                })
+            else { return nil }
+            current = earlier
+        }
+        return current
+    }
+
     private static func counterpart(of entity: Entity, in source: ModelVersion) -> Entity? {
         source.entity(named: entity.renamingKey)
             ?? source.entities.first { $0.renamingKey == entity.renamingKey }
             ?? source.entity(named: entity.name)
     }
-
-    private static func corresponds(_ name: String, _ renamingKey: String, _ attribute: Attribute) -> Bool {
-        name == attribute.renamingKey || renamingKey == attribute.renamingKey || name == attribute.name
-    }
-
-    private static func corresponds(_ name: String, _ renamingKey: String, _ relationship: Relationship) -> Bool {
-        name == relationship.renamingKey || renamingKey == relationship.renamingKey || name == relationship.name
-    }
 }
+
+/// An attribute or a relationship, as far as renaming goes.
+protocol RenamableProperty {
+    var name: String { get }
+    var renamingKey: String { get }
+    var isTransient: Bool { get }
+}
+
+extension Attribute: RenamableProperty {}
+extension Relationship: RenamableProperty {}
