@@ -118,4 +118,36 @@ struct InPlaceMigrationTests {
             #expect(try Data(contentsOf: url) == before)
         }
     }
+
+    /// A many-to-many whose join table does not change is left in place, not copied row by row.
+    @Test func anUnchangedJoinTableIsKeptAsItIs() throws {
+        let course = { (extra: [Attribute]) in
+            Entity(
+                name: "Course", attributes: [Attribute(name: "title", type: .string)] + extra,
+                relationships: [
+                    Relationship(name: "students", destination: "Student", inverse: "courses", isToMany: true)
+                ])
+        }
+        let student = Entity(
+            name: "Student", attributes: [Attribute(name: "name", type: .string)],
+            relationships: [Relationship(name: "courses", destination: "Course", inverse: "students", isToMany: true)])
+        let v1 = try ModelVersion(name: "V1", entities: [course([]), student])
+        let v2 = try ModelVersion(
+            name: "V2", entities: [course([Attribute(name: "room", type: .string, isOptional: true)]), student])
+        let layout = try StoreLayout(version: v2)
+        let join = try #require(layout.joinTables.first?.name)
+        let plan = try MappingInference.plan(from: v1, to: v2)
+        #expect(
+            InPlaceMigration(plan: plan).unchangedJoinTables(source: try StoreLayout(version: v1), destination: layout)
+                == [join])
+        try migrate(v1, to: v2, size: 300) { before, after, _ in
+            let query = "SELECT * FROM \(quoted(join)) ORDER BY 1, 2"
+            let rows = try before.rows(query)
+            #expect(!rows.isEmpty)
+            #expect(try after.connection.rows(query) == rows)
+            let rootPage = "SELECT rootpage FROM sqlite_master WHERE name = '\(join)'"
+            #expect(
+                try after.connection.scalar(rootPage) == (try before.scalar(rootPage)), "the join table was rebuilt")
+        }
+    }
 }

@@ -45,12 +45,14 @@ public struct InPlaceMigration: Sendable {
         let source = store.layout
         let destination = try StoreLayout(version: plan.destination)
         let alterations = alteredTables(source: source, destination: destination)
-        let kept = Set(alterations.keys)
+        let kept = Set(alterations.keys).union(unchangedJoinTables(source: source, destination: destination))
         let copies = try copyStatements(source: source, destination: destination, connection: connection, keeping: kept)
         let keptRows = try kept.reduce(0) { $0 + (try count("SELECT COUNT(*) FROM \(quoted($1))", connection)) }
+        let keptJoinRows = try kept.filter { name in destination.joinTables.contains { $0.name == name } }
+            .reduce(0) { $0 + (try count("SELECT COUNT(*) FROM \(quoted($1))", connection)) }
         let total = copies.reduce(keptRows) { $0 + $1.rows }
         var done = 0
-        var joinRows = 0
+        var joinRows = keptJoinRows
         progress?(0, total)
         try connection.transaction(.immediate) {
             for statement in destination.dataTableStatements(prefix: Self.newTablePrefix, excluding: kept) {
@@ -199,7 +201,7 @@ public struct InPlaceMigration: Sendable {
             copies.append(
                 try entityCopy(correspondence, source: source, destination: destination, connection: connection))
         }
-        for join in destination.joinTables {
+        for join in destination.joinTables where !kept.contains(join.name) {
             if let copy = try joinCopy(join, source: source, destination: destination, connection: connection) {
                 copies.append(copy)
             }
@@ -326,6 +328,29 @@ public struct InPlaceMigration: Sendable {
         case .inverseForeignKey, .none:
             return nil
         }
+    }
+
+    /// Destination join tables that the source already holds as they must be: same table, same columns, for
+    /// the corresponding relationship read from the same side. Primary keys are kept in place, so their rows
+    /// stay valid and the table is left alone instead of copied.
+    func unchangedJoinTables(source: StoreLayout, destination: StoreLayout) -> Set<String> {
+        var unchanged: Set<String> = []
+        for join in destination.joinTables {
+            guard
+                let (sourceEntity, sourceName) = sourceRelationship(
+                    join.ownerRelationship, declaredOn: join.ownerEntity),
+                let relationship = source.version.relationship(sourceName, of: sourceEntity),
+                case .joinTable = source.storage(of: relationship, in: sourceEntity),
+                let sourceJoin = source.joinTable(for: sourceName, of: sourceEntity), sourceJoin.name == join.name,
+                sourceJoin.sourceColumn(forRelationship: sourceName, of: sourceEntity) == join.ownerColumn,
+                sourceJoin.targetColumn(forRelationship: sourceName, of: sourceEntity) == join.destinationColumn,
+                sourceJoin.orderColumn(forRelationship: sourceName, of: sourceEntity) == join.ownerOrderColumn,
+                [sourceJoin.ownerOrderColumn, sourceJoin.inverseOrderColumn]
+                    == [join.ownerOrderColumn, join.inverseOrderColumn]
+            else { continue }
+            unchanged.insert(join.name)
+        }
+        return unchanged
     }
 
     /// The rows of a destination join table, from wherever the source kept the same edges.
