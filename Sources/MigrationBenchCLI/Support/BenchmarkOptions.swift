@@ -29,7 +29,7 @@ struct BenchmarkOptions: ParsableArguments {
     var resolvedSizes: [Int] { quick ? [100_000, 1_000_000] : sizes.sorted() }
 
     /// The repetitions of each measurement.
-    var resolvedRepetitions: Int { quick ? 5 : repetitions }
+    var resolvedRepetitions: Int { quick ? 7 : repetitions }
 
     /// A fresh temporary folder for the stores; remove it with ``removeScratchFolder(_:)``.
     func makeScratchFolder() throws -> URL {
