@@ -45,19 +45,13 @@ public enum ScenarioLoader {
         } catch {
             throw ScenarioError(file: path, line: nil, message: "cannot read the file: \(error.localizedDescription)")
         }
-        let root: Node
+        let composed: Node?
         do {
-            guard let node = try Yams.compose(yaml: text.replacingOccurrences(of: "\t", with: " ")) else {
-                throw ScenarioError(file: path, line: nil, message: "the file is empty")
-            }
-            root = node
-        } catch let error as ScenarioError {
-            throw error
-        } catch let error as YamlError {
-            throw ScenarioError(file: path, line: Self.line(of: error), message: "not valid YAML: \(error)")
+            composed = try composeYAML(text, file: path)
         } catch {
-            throw ScenarioError(file: path, line: nil, message: "not valid YAML: \(error)")
+            throw ScenarioError(file: path, line: error.line, message: error.message)
         }
+        guard let root = composed else { throw ScenarioError(file: path, line: nil, message: "the file is empty") }
         let fields = try ScenarioFields(root, what: "a scenario", context: context)
         try fields.allow(keys)
         let folder = (path as NSString).deletingLastPathComponent
@@ -229,14 +223,5 @@ public enum ScenarioLoader {
             return Double(trimmed.dropLast(unit.count).trimmingCharacters(in: .whitespaces)).map { $0 * scale }
         }
         return Double(trimmed)
-    }
-
-    private static func line(of error: YamlError) -> Int? {
-        switch error {
-        case .scanner(_, _, let mark, _), .parser(_, _, let mark, _), .composer(_, _, let mark, _):
-            return mark.line
-        default:
-            return nil
-        }
     }
 }

@@ -36,16 +36,12 @@ public enum MappingModelLoader {
     ///
     /// - Throws: ``MappingError`` naming the file, line, key, entity mapping and property.
     public static func load(path: String) throws(MappingError) -> MappingModel {
-        var text: String
+        let text: String
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
         } catch {
             throw MappingError(
                 .unreadableFile, "cannot read the file as UTF-8 text (\(error.localizedDescription))", file: path)
-        }
-        if path.lowercased().hasSuffix(".json") {
-            // JSON allows tabs as white space, YAML does not; valid JSON has no raw tab inside a string.
-            text = text.replacingOccurrences(of: "\t", with: " ")
         }
         let base = (path as NSString).lastPathComponent
         let name = (base as NSString).deletingPathExtension
@@ -60,9 +56,9 @@ public enum MappingModelLoader {
     {
         let root: Node?
         do {
-            root = try Yams.compose(yaml: text)
+            root = try composeYAML(text, file: file)
         } catch {
-            throw syntaxError(error, file: file)
+            throw MappingError(.malformedFile, error.message, file: file, line: error.line)
         }
         let context = MappingFileContext(file: file)
         guard let root, !MappingFileFields.isNull(root) else {
@@ -170,23 +166,5 @@ public enum MappingModelLoader {
             result.append(property)
         }
         return result
-    }
-
-    private static func syntaxError(_ error: any Error, file: String) -> MappingError {
-        guard let yamlError = error as? YamlError else {
-            return MappingError(.malformedFile, "not valid YAML (\(error))", file: file)
-        }
-        switch yamlError {
-        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
-            .composer(let context, let problem, let mark, _):
-            let detail = context.map { "\($0.text), " } ?? ""
-            return MappingError(.malformedFile, "not valid YAML: \(detail)\(problem)", file: file, line: mark.line)
-        case .duplicatedKeysInMapping(let duplicates, let context):
-            return MappingError(
-                .malformedFile, "duplicate key(s): \(duplicates.joined(separator: ", "))", file: file,
-                line: context.mark.line)
-        default:
-            return MappingError(.malformedFile, "not valid YAML (\(yamlError))", file: file)
-        }
     }
 }

@@ -48,16 +48,12 @@ enum ModelFileReader {
 
     /// Reads the model file at `path`.
     static func read(path: String, currentVersion: String?, order: [String]?) throws(ModelError) -> ModelHistory {
-        var text: String
+        let text: String
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
         } catch {
             throw ModelError(
                 .unreadableFile, "cannot read the file as UTF-8 text (\(error.localizedDescription))", file: path)
-        }
-        if path.lowercased().hasSuffix(".json") {
-            // JSON allows tabs as white space, YAML does not; valid JSON has no raw tab inside a string.
-            text = text.replacingOccurrences(of: "\t", with: " ")
         }
         return try read(text: text, file: path, currentVersion: currentVersion, order: order)
     }
@@ -72,9 +68,9 @@ enum ModelFileReader {
         let context = YAMLContext(file: file)
         let root: Node?
         do {
-            root = try Yams.compose(yaml: text)
+            root = try composeYAML(text, file: file)
         } catch {
-            throw syntaxError(error, file: file)
+            throw ModelError(.malformedFile, error.message, file: file, line: error.line)
         }
         guard let root, !YAMLMapping.isNull(root) else {
             throw ModelError(.emptyModel, "the file is empty", file: file)
@@ -281,23 +277,5 @@ enum ModelFileReader {
 
     private static func normalized(_ name: String) -> String {
         name.lowercased().filter { $0 != " " && $0 != "_" && $0 != "-" }
-    }
-
-    private static func syntaxError(_ error: any Error, file: String) -> ModelError {
-        guard let yamlError = error as? YamlError else {
-            return ModelError(.malformedFile, "not valid YAML (\(error))", file: file)
-        }
-        switch yamlError {
-        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
-            .composer(let context, let problem, let mark, _):
-            let detail = context.map { "\($0.text), " } ?? ""
-            return ModelError(.malformedFile, "not valid YAML: \(detail)\(problem)", file: file, line: mark.line)
-        case .duplicatedKeysInMapping(let duplicates, let context):
-            return ModelError(
-                .malformedFile, "duplicate key(s): \(duplicates.joined(separator: ", "))", file: file,
-                line: context.mark.line)
-        default:
-            return ModelError(.malformedFile, "not valid YAML (\(yamlError))", file: file)
-        }
     }
 }

@@ -1,3 +1,4 @@
+import Foundation
 package import Yams
 
 /// Where in a model file the reader is: the file and the version, entity and property being read.
@@ -166,5 +167,40 @@ package struct YAMLFields<Context: YAMLErrorContext> {
     package static func isNull(_ node: Node) -> Bool {
         guard let scalar = node.scalar, scalar.style == .plain || scalar.style == .any else { return false }
         return ["", "~", "null", "Null", "NULL"].contains(scalar.string)
+    }
+}
+
+/// Why a file's text is not YAML, with the line where the parser stopped: each kind of file turns it into its
+/// own error.
+package struct YAMLSyntaxError: Error {
+    /// `not valid YAML: …` or `duplicate key(s): …`.
+    package let message: String
+    /// The line, from 1, when the parser knows it.
+    package let line: Int?
+}
+
+/// Parses the text of a model, mapping or scenario file into nodes that keep their line numbers. A `.json`
+/// file is read as YAML once its tabs, which JSON allows as white space and YAML does not, are spaces (valid
+/// JSON has no raw tab inside a string).
+///
+/// - Returns: nil for an empty document.
+package func composeYAML(_ text: String, file: String) throws(YAMLSyntaxError) -> Node? {
+    let source = file.lowercased().hasSuffix(".json") ? text.replacingOccurrences(of: "\t", with: " ") : text
+    do {
+        return try Yams.compose(yaml: source)
+    } catch let error as YamlError {
+        switch error {
+        case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
+            .composer(let context, let problem, let mark, _):
+            let detail = context.map { "\($0.text), " } ?? ""
+            throw YAMLSyntaxError(message: "not valid YAML: \(detail)\(problem)", line: mark.line)
+        case .duplicatedKeysInMapping(let duplicates, let context):
+            throw YAMLSyntaxError(
+                message: "duplicate key(s): \(duplicates.joined(separator: ", "))", line: context.mark.line)
+        default:
+            throw YAMLSyntaxError(message: "not valid YAML (\(error))", line: nil)
+        }
+    } catch {
+        throw YAMLSyntaxError(message: "not valid YAML (\(error))", line: nil)
     }
 }
