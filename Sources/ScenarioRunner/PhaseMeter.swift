@@ -110,13 +110,4 @@ public final class PhaseMeter {
         samples.append(sample)
         return sample
     }
-
-    /// Measures `body` as the phase `name`.
-    public func measure<Result>(
-        _ name: String, group: String? = nil, _ body: () throws -> Result
-    ) rethrows -> Result {
-        begin(name, group: group)
-        defer { if current?.name == name { end() } }
-        return try body()
-    }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import PersistentStore
 import SQLiteDatabase
 
 #if canImport(Glibc)
@@ -44,11 +43,11 @@ enum StoreFiles {
             logSize: size(of: path + "-wal") ?? 0)
     }
 
-    /// Copies the database file (checkpointed, so complete on its own) and syncs the copy.
+    /// Copies the database file (checkpointed, so complete on its own). The copy is not synced: a working
+    /// store need not survive a crash, and ``seal(_:)`` syncs the one that replaces the original.
     static func copy(_ source: String, to destination: String) throws(MigrationError) {
         try fileOperation("copy the store to '\(destination)'", source) {
             try FileManager.default.copyItem(atPath: source, toPath: destination)
-            try sync(destination)
         }
     }
 
@@ -95,11 +94,6 @@ enum StoreFiles {
         try fileOperation("sync the store's folder (the store was migrated and replaced)", original) {
             try sync(folder(of: original), directory: true)
         }
-    }
-
-    /// Removes a working store and its sidecars.
-    static func remove(_ path: String) {
-        Store.remove(at: path)
     }
 
     /// Working stores a killed migration left beside `original` (`<name>.migrating-<n>` and their sidecars).
