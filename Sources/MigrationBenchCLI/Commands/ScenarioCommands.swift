@@ -4,6 +4,7 @@ import MigrationEngine
 import ReportModel
 import Reporting
 import ScenarioRunner
+import Yams
 
 /// `migration-bench list`: the scenarios and their cells.
 struct ListCommand: ParsableCommand {
@@ -111,8 +112,7 @@ struct ProfileCommand: ParsableCommand {
         discussion: """
             The store's version is detected from its metadata; each repetition copies the store (with its -wal) \
             into a fresh child process's folder, migrates the copy step by step, verifies each step and \
-            measures every phase, exactly as 'run' does for generated stores. The reports include the scenario \
-            file written for the profile.
+            measures every phase, exactly as 'run' does for generated stores.
             """)
 
     @OptionGroup var options: ChainOptions
@@ -140,20 +140,21 @@ struct ProfileCommand: ParsableCommand {
             }
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
             let file = "\(out)/profile-\(getpid()).yaml"
-            let quoted = { (text: String) in "\"" + text.replacingOccurrences(of: "\"", with: "\\\"") + "\"" }
-            let yaml = """
-                # Written by 'migration-bench profile' for \(options.store).
-                name: profile
-                title: \(quoted("Profile of " + (options.store as NSString).lastPathComponent))
-                model: \(quoted(absolute(options.model.model)))
-                store: \(quoted(absolute(options.store)))
-                chain: [\(chain.map(quoted).joined(separator: ", "))]
-                mappings: [\(options.mapping.map { quoted(absolute($0)) }.joined(separator: ", "))]
-                sizes: { quick: [1], full: [1] }
-                modes: { storage: [\(storage)], passes: [\(options.passes.rawValue)], path: [\(options.path.rawValue)] }
-                repetitions: { quick: \(repetitions), full: \(repetitions) }
-
-                """
+            // Yams writes the scenario, so that any path or version name is quoted as YAML needs.
+            let yaml = try Yams.dump(object: [
+                "name": "profile",
+                "title": "Profile of " + (options.store as NSString).lastPathComponent,
+                "model": absolute(options.model.model),
+                "store": absolute(options.store),
+                "chain": chain,
+                "mappings": options.mapping.map(absolute),
+                "sizes": ["quick": [1], "full": [1]],
+                "modes": [
+                    "storage": storage.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) },
+                    "passes": [options.passes.rawValue], "path": [options.path.rawValue],
+                ],
+                "repetitions": ["quick": repetitions, "full": repetitions],
+            ])
             try yaml.write(toFile: file, atomically: true, encoding: .utf8)
             defer { try? FileManager.default.removeItem(atPath: file) }
             let scenario = try ScenarioLoader.load(path: file)
