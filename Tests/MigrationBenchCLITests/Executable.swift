@@ -46,7 +46,6 @@ enum Executable {
 
     /// Runs `migration-bench arguments` to completion, with standard output and error captured in files.
     static func run(_ arguments: [String], in folder: URL, environment: [String: String] = [:]) throws -> Run {
-        let executable = try #require(url, "migration-bench is not built beside the test bundle")
         let name = UUID().uuidString
         let outputURL = folder.appendingPathComponent("\(name).out")
         let errorURL = folder.appendingPathComponent("\(name).err")
@@ -56,11 +55,7 @@ enum Executable {
             try? FileManager.default.removeItem(at: outputURL)
             try? FileManager.default.removeItem(at: errorURL)
         }
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.currentDirectoryURL = packageRoot
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let process = try process(arguments, environment: environment)
         let output = try FileHandle(forWritingTo: outputURL)
         let error = try FileHandle(forWritingTo: errorURL)
         defer {
@@ -69,7 +64,6 @@ enum Executable {
         }
         process.standardOutput = output
         process.standardError = error
-        process.standardInput = FileHandle.nullDevice
         try process.run()
         process.waitUntilExit()
         #expect(process.terminationReason == .exit, "migration-bench \(arguments) was killed")
@@ -107,18 +101,25 @@ enum Executable {
 
     /// Starts `migration-bench arguments` without waiting for it; standard output is discarded.
     static func start(_ arguments: [String], in folder: URL) throws -> Started {
-        let executable = try #require(url, "migration-bench is not built beside the test bundle")
         let errorURL = folder.appendingPathComponent("\(UUID().uuidString).err")
         _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
+        let process = try process(arguments)
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = try FileHandle(forWritingTo: errorURL)
+        try process.run()
+        return Started(process: process, errorURL: errorURL)
+    }
+
+    /// `migration-bench arguments`, not started, run from the package's root with no standard input.
+    private static func process(_ arguments: [String], environment: [String: String] = [:]) throws -> Process {
+        let executable: URL = try #require(url, "migration-bench is not built beside the test bundle")
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
         process.currentDirectoryURL = packageRoot
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = try FileHandle(forWritingTo: errorURL)
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         process.standardInput = FileHandle.nullDevice
-        try process.run()
-        return Started(process: process, errorURL: errorURL)
+        return process
     }
 
     /// A fresh temporary folder for `body`, removed afterwards, also when `body` throws.
