@@ -49,11 +49,7 @@ extension VerificationRun {
                 expected[table.name] = (table.root, ["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name))
             }
             for join in layout.joinTables {
-                let columns =
-                    [join.ownerColumn, join.destinationColumn]
-                    + [join.ownerOrderColumn, join.inverseOrderColumn]
-                    .compactMap { $0 }
-                expected[join.name] = (join.ownerEntity, columns)
+                expected[join.name] = (join.ownerEntity, join.columns)
             }
             let bookkeeping: Set<String> = ["Z_PRIMARYKEY", "Z_METADATA", "Z_MODELCACHE"]
             let actual = Set(try connection.tableNames())

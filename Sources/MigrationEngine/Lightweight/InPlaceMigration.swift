@@ -182,7 +182,7 @@ public struct InPlaceMigration: Sendable {
             else {
                 return nil
             }
-            let isRelationship = column.kind == .foreignKey || column.kind == .orderKey
+            let isRelationship = [.foreignKey, .orderKey, .entityNumber].contains(column.kind)
             let map = isRelationship ? correspondence.relationships : correspondence.attributes
             found.insert(map[column.property] ?? nil)
         }
@@ -273,6 +273,8 @@ public struct InPlaceMigration: Sendable {
                 } else {
                     values.append("NULL")
                 }
+            case .entityNumber:
+                values.append("NULL")  // filled from the destinations' rows by Store.rewriteBookkeeping
             }
         }
         let rows = try count(
