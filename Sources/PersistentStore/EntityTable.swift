@@ -74,7 +74,10 @@ public struct EntityTable: Sendable, Hashable {
             }
             for relationship in declared.relationships where !relationship.isToMany && !relationship.isTransient {
                 pending.append(
-                    (SortKey(group: 0, entity: position, subgroup: 1, name: relationship.name), .toOne(entity, relationship))
+                    (
+                        SortKey(group: 0, entity: position, subgroup: 1, name: relationship.name),
+                        .toOne(entity, relationship)
+                    )
                 )
                 if let inverse = version.inverse(of: relationship), inverse.isOrdered {
                     pending.append(
@@ -114,7 +117,8 @@ public struct EntityTable: Sendable, Hashable {
                 let name = unique(base)
                 foreignKeyNames[entity + "." + relationship.name] = name
                 columns.append(
-                    Column(name: name, sqlType: "INTEGER", entity: entity, property: relationship.name, kind: .foreignKey))
+                    Column(
+                        name: name, sqlType: "INTEGER", entity: entity, property: relationship.name, kind: .foreignKey))
                 // A to-one into an entity with subentities also records the target's Z_ENT (R2).
                 if !version.subentities(of: relationship.destination).isEmpty,
                     let number = numbers[relationship.destination]

@@ -44,6 +44,7 @@ public final class Store {
         let metadata = StoreMetadata(version: version, uuid: uuid.uuidString)
         return try storeOperation(path) {
             let connection = try Connection(path: path, mode: .readWriteCreate)
+            try registerCoreDataFunctions(connection)
             try connection.setPragma("journal_mode", "OFF")
             try connection.setPragma("synchronous", "OFF")
             let store = Store(path: path, connection: connection, layout: layout, metadata: metadata)
@@ -228,7 +229,22 @@ public final class Store {
         guard FileManager.default.fileExists(atPath: path) else {
             throw StoreError(.notAStore, "no such file", path: path)
         }
-        return try storeOperation(path) { try Connection(path: path, mode: readOnly ? .readOnly : .readWrite) }
+        return try storeOperation(path) {
+            let connection = try Connection(path: path, mode: readOnly ? .readOnly : .readWrite)
+            try registerCoreDataFunctions(connection)
+            return connection
+        }
+    }
+
+    /// The SQL functions the triggers of Core Data's derived attributes call (format note D1), as no-ops:
+    /// Core Data uses them to refresh its in-memory objects; the triggers keep the stored values up to date
+    /// without them.
+    package static func registerCoreDataFunctions(_ connection: Connection) throws(SQLiteError) {
+        for name in [
+            "NSCoreDataDATriggerUpdatedAffectedObjectValue", "NSCoreDataDATriggerInsertUpdatedAffectedObjectValue",
+        ] {
+            try connection.registerNoOpFunction(name, argumentCount: 5)
+        }
     }
 
     private static func readMetadata(_ connection: Connection, path: String) throws(StoreError) -> StoreMetadata {

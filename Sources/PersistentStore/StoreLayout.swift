@@ -37,7 +37,12 @@ public struct StoreLayout: Sendable {
     ///
     /// - Throws: ``StoreError`` when a name cannot be stored.
     public init(version: ModelVersion) throws(StoreError) {
-        self.version = version
+        try self.init(version: version, numbers: Self.entityNumbers(of: version))
+    }
+
+    /// Core Data's entity numbers (format note E1): the inheritance forest walked depth first, roots and each
+    /// entity's subentities in code-unit order of name, numbered from 1.
+    static func entityNumbers(of version: ModelVersion) -> [String: Int] {
         var numbers: [String: Int] = [:]
         var next = 1
         for root in version.rootEntities {
@@ -46,6 +51,11 @@ public struct StoreLayout: Sendable {
                 next += 1
             }
         }
+        return numbers
+    }
+
+    private init(version: ModelVersion, numbers: [String: Int]) throws(StoreError) {
+        self.version = version
         self.entityNumbers = numbers
         self.entityNamesByNumber = Dictionary(uniqueKeysWithValues: numbers.map { ($1, $0) })
 
@@ -86,14 +96,27 @@ public struct StoreLayout: Sendable {
     /// Names and shapes are found by name; what earlier in-place migrations left (extra indexes, columns
     /// out of place, an entity row that kept an old name) is tolerated and left alone.
     package init(version: ModelVersion, readingFrom connection: Connection) throws(StoreError) {
-        let predicted = try StoreLayout(version: version)
         let tables: Set<String>
+        var listed: [String: Int] = [:]
         do {
             tables = Set(try connection.tableNames())
+            for row in try connection.rows("SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY WHERE Z_ENT < 16000") {
+                if let number = row[0].int64, let name = row[1].string { listed[name] = Int(number) }
+            }
         } catch {
-            throw StoreError(.notAStore, "cannot list the store's tables", path: connection.path, underlying: error)
+            throw StoreError(.notAStore, "cannot read the store's tables", path: connection.path, underlying: error)
         }
-        self = predicted.resolving(existingTables: tables)
+        // Each entity under its own name or, after a rename, the old name Core Data may have kept (H4).
+        var numbers = Self.entityNumbers(of: version)
+        for entity in version.entities {
+            if let number = listed[entity.name] ?? entity.renamingIdentifier.flatMap({ listed[$0] }) {
+                numbers[entity.name] = number
+            }
+        }
+        let distinct = Set(numbers.values).count == numbers.count
+        let predicted = Self.entityNumbers(of: version)
+        self = try StoreLayout(version: version, numbers: distinct ? numbers : predicted)
+            .resolving(existingTables: tables)
     }
 
     /// This layout with each join table missing from `existingTables` replaced by the same table named from
