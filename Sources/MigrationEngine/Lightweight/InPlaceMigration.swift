@@ -43,7 +43,9 @@ public struct InPlaceMigration: Sendable {
         let store = try Store.open(at: path, version: plan.source)
         let connection = store.connection
         let source = store.layout
+        // A reflexive join table keeps the side the store names it from (store-layout.md X1).
         let destination = try StoreLayout(version: plan.destination)
+            .resolving(existingTables: Set(source.joinTables.map(\.name)))
         let alterations = alteredTables(source: source, destination: destination)
         let kept = Set(alterations.keys).union(unchangedJoinTables(source: source, destination: destination))
         let copies = try copyStatements(source: source, destination: destination, connection: connection, keeping: kept)
