@@ -166,6 +166,20 @@ struct LayoutRuleTests {
         }
     }
 
+    /// A wrong entity number beside a to-one into a hierarchy is found by the verifier.
+    @Test func wrongEntityNumberIsCaught() throws {
+        let (v1, v2) = try Self.rules[1].versions()
+        try SampleModels.withTemporaryFolder { folder in
+            let source = folder.appendingPathComponent("v1.sqlite").path
+            _ = try StoreGenerator(version: v1, dataset: Dataset(), size: 60).generate(at: source)
+            let inPlace = try Self.migrateBothWays(Self.rules[1], v1, v2, source, in: folder)
+            try Connection(path: inPlace, mode: .readWrite).execute("UPDATE ZCOMMENT SET Z2_POST = 2 WHERE Z2_POST = 3")
+            let result = try IntegrityVerifier(source: v1, destination: v2, mappingModels: [])
+                .verify(sourceStoreAt: source, destinationStoreAt: inPlace)
+            #expect((result.group(.danglingForeignKey, "Comment", "post")?.count ?? 0) > 0)
+        }
+    }
+
     /// Core Data may name a reflexive many-to-many's table from either side (X1): a store named from the
     /// side our writer does not pick reads, migrates and verifies the same.
     @Test(arguments: [false, true])
