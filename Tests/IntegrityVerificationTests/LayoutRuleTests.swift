@@ -166,6 +166,29 @@ struct LayoutRuleTests {
         }
     }
 
+    /// A column added by an in-place step is appended, as Core Data appends it (H1), even where a fresh table
+    /// would put it earlier: the table is altered, not rebuilt, and reads by name as before.
+    @Test func inPlaceStepAppendsNewColumns() throws {
+        let book = Entity(
+            name: "Book",
+            attributes: [Attribute(name: "title", type: .string), Attribute(name: "pages", type: .integer32)])
+        var newer = book
+        newer.attributes.append(Attribute(name: "isbn", type: .string, isOptional: true))
+        let v1 = try ModelVersion(name: "V1", entities: [book])
+        let v2 = try ModelVersion(name: "V2", entities: [newer])
+        try SampleModels.withTemporaryFolder { folder in
+            let path = folder.appendingPathComponent("v1.sqlite").path
+            _ = try StoreGenerator(version: v1, dataset: Dataset(), size: 40).generate(at: path)
+            let copy = folder.appendingPathComponent("v2.sqlite").path
+            try FileManager.default.copyItem(atPath: path, toPath: copy)
+            _ = try InPlaceMigration(plan: try MappingInference.plan(from: v1, to: v2)).run(storeAt: copy)
+            let connection = try Connection(path: copy, mode: .readOnly)
+            #expect(try Self.columns("ZBOOK", connection) == ["Z_PK", "Z_ENT", "Z_OPT", "ZPAGES", "ZTITLE", "ZISBN"])
+            #expect(try Self.sql("ZBOOK", connection)?.hasPrefix("CREATE TABLE ZBOOK (") == true, "not rebuilt")
+            try Self.expectVerified(v1, v2, path, copy)
+        }
+    }
+
     /// A wrong entity number beside a to-one into a hierarchy is found by the verifier.
     @Test func wrongEntityNumberIsCaught() throws {
         let (v1, v2) = try Self.rules[1].versions()
