@@ -104,7 +104,7 @@ public struct StoreLayout: Sendable {
                 if let number = row[0].int64, let name = row[1].string { listed[name] = Int(number) }
             }
         } catch {
-            throw StoreError(.notAStore, "cannot read the store's tables", path: connection.path, underlying: error)
+            throw StoreError(error, path: connection.path)
         }
         // Each entity under its own name or, after a rename, the old name Core Data may have kept (H4).
         var numbers = Self.entityNumbers(of: version)

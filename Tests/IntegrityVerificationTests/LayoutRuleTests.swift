@@ -152,6 +152,24 @@ struct LayoutRuleTests {
                     try sql("Z_Author_UNIQUE_alias", connection)
                         == "CREATE UNIQUE INDEX Z_Author_UNIQUE_alias ON ZWRITER (ZALIAS COLLATE BINARY ASC)")
             }),
+        Rule(
+            name: "fetch indexes and indexed attributes, declared on a subentity (I4)",
+            entities: [
+                Entity(name: "Message", attributes: [Attribute(name: "sent", type: .date, isIndexed: true)]),
+                Entity(
+                    name: "Text", parent: "Message",
+                    attributes: [Attribute(name: "body", type: .string), Attribute(name: "size", type: .integer32)],
+                    indexes: [Index(name: "bySizeAndBody", properties: ["size", "body"])]),
+            ],
+            check: { (connection: Connection) throws -> Void in
+                #expect(
+                    try sql("Z_Message_sent", connection)
+                        == "CREATE INDEX Z_Message_sent ON ZMESSAGE (ZSENT COLLATE BINARY ASC)")
+                #expect(
+                    try sql("Z_Text_bySizeAndBody", connection)
+                        == "CREATE INDEX Z_Text_bySizeAndBody ON ZMESSAGE "
+                        + "(ZSIZE COLLATE BINARY ASC, ZBODY COLLATE BINARY ASC)")
+            }),
     ]
 
     @Test(arguments: rules)
