@@ -32,10 +32,17 @@ public enum MappingModelLoader {
         "relationships", "userInfo",
     ]
 
-    /// Reads the mapping file at `path`.
+    /// Reads the mapping model at `path`: an Xcode `.xcmappingmodel` folder (or its `xcmapping.xml`), a
+    /// compiled `.cdm`, or a YAML/JSON mapping file.
     ///
-    /// - Throws: ``MappingError`` naming the file, line, key, entity mapping and property.
+    /// - Throws: ``MappingError`` naming the file, line, key, entity mapping and property (for an Xcode
+    ///   file: the object and field).
     public static func load(path: String) throws(MappingError) -> MappingModel {
+        let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
+        if trimmed.hasSuffix(".xcmappingmodel") || trimmed.hasSuffix("xcmapping.xml") {
+            return try XcodeMappingReader.load(path: trimmed)
+        }
+        if trimmed.hasSuffix(".cdm") { return try CompiledMappingReader.load(path: trimmed) }
         let text: String
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
