@@ -36,6 +36,13 @@ struct ChainOptions: ParsableArguments {
             valueName: "file"))
     var mapping: [String] = []
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A binding file: the registered policy each policy class of the Xcode mapping models stands for.",
+            valueName: "file"))
+    var policies: String?
+
     @Option(name: .long, help: "One step per link of the chain, or lightweight links merged into direct steps.")
     var path: MigrationPath = .chained
 
@@ -45,12 +52,18 @@ struct ChainOptions: ParsableArguments {
     /// The model history and a migrator set up from these options.
     func migrator() throws -> StoreMigrator {
         let history = try model.load()
-        let mappings = try mapping.map { path throws(MappingError) in try MappingModelLoader.load(path: path) }
+        let mappings = try MappingModelLoader.load(
+            paths: mapping, for: history, modelPath: model.model, bindings: try bindings())
         let chain = try chain.isEmpty ? nil : MigrationChain(paths: self.chain.map(Self.versions))
         var migrator = try StoreMigrator(history: history, chain: chain, mappingModels: mappings)
         migrator.path = path
         migrator.passes = passes
         return migrator
+    }
+
+    /// The policy bindings of `--policies`, if given.
+    func bindings() throws(MappingError) -> PolicyBindings {
+        try policies.map { path throws(MappingError) in try PolicyBindings.load(path: path) } ?? PolicyBindings()
     }
 
     private static func versions(_ text: String) -> [String] {
