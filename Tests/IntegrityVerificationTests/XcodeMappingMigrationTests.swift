@@ -74,6 +74,41 @@ struct XcodeMappingMigrationTests {
         }
     }
 
+    /// CoreDataPlus's V2 store (three-level inheritance, uniqueness constraints) → V3 with its `V2toV3` mapping
+    /// model, its V2to3MakerPolicy bound to the built-in find-or-create: one Maker per maker name, shared by
+    /// cars, sports cars and luxury cars alike (Maker.name is unique).
+    @Test(arguments: ["MappingModels/V2toV3.xcmappingmodel", "Fixtures/V2toV3.cdm"])
+    func coreDataPlusReachesV3WithItsOwnMappingModel(file: String) throws {
+        let folder = Fixtures.coreDataPlus.appendingPathComponent("SampleModel")
+        let history = try ModelLoader.load(path: folder.appendingPathComponent("SampleModel.xcdatamodeld").path)
+        let bindings = PolicyBindings([
+            "V2to3MakerPolicy": .init(
+                policy: "FindOrCreate",
+                userInfo: ["attribute": "maker", "entity": "Maker", "keyAttribute": "name", "relationship": "createdBy"])
+        ])
+        let mapping = try MappingModelLoader.load(
+            paths: [folder.appendingPathComponent(file).path], for: history, bindings: bindings)[0]
+        let (v2, v3) = (try history.requireVersion("SampleModel2"), try history.requireVersion("SampleModel3"))
+        #expect(mapping.sourceVersion == v2.name && mapping.destinationVersion == v3.name)
+        try Fixtures.withStoreCopy(at: folder.appendingPathComponent("Fixtures/SampleModel_V2.sqlite")) { url in
+            let destination = url.deletingLastPathComponent().appendingPathComponent("v3.sqlite").path
+            _ = try MigrationManager(source: v2, destination: v3).migrate(
+                storeAt: url.path, to: destination, mappingModels: [mapping])
+            let verdict = try IntegrityVerifier(source: v2, destination: v3, mappingModels: [mapping])
+                .verify(sourceStoreAt: url.path, destinationStoreAt: destination)
+            #expect(verdict.passed, "\(verdict.violations)")
+            let before = try Connection(path: url.path, mode: .readOnly)
+                .rows("SELECT ZNUMBERPLATE, ZMAKER FROM ZCAR ORDER BY ZNUMBERPLATE")
+            let after = try Connection(path: destination, mode: .readOnly).rows(
+                "SELECT c.ZNUMBERPLATE, m.ZNAME FROM ZCAR c LEFT JOIN ZMAKER m ON m.Z_PK = c.ZCREATEDBY "
+                    + "ORDER BY c.ZNUMBERPLATE")
+            #expect(before.count == 125 && after == before)
+            let makers = try Connection(path: destination, mode: .readOnly)
+                .rows("SELECT count(*), count(DISTINCT ZNAME) FROM ZMAKER")
+            #expect(makers == [[.integer(10), .integer(10)]])
+        }
+    }
+
     /// CoreDataVsRealm's String → Integer 16 conversion: `FUNCTION($entityPolicy, "toInt16WithValue:", …)`
     /// answered by a function registered for its CustomMigration policy class; unregistered, the selector is
     /// refused before anything runs.

@@ -81,8 +81,6 @@ final class SplitAttributeIntoEntityPolicy: EntityMigrationPolicy {
 final class FindOrCreatePolicy: EntityMigrationPolicy {
     var answeredSelectors: Set<String>? { [] }
 
-    private var shared: [ExpressionValue: ObjectID] = [:]
-
     func createDestinationInstances(for source: ObjectID, mapping: EntityMapping, in session: MigrationSession) throws {
         let attribute = try BuiltInPolicies.setting("attribute", of: mapping)
         let entity = try BuiltInPolicies.setting("entity", of: mapping)
@@ -92,12 +90,13 @@ final class FindOrCreatePolicy: EntityMigrationPolicy {
         let value = try session.sourceValue(attribute)
         guard !value.isNull else { return }
         let object: ObjectID
-        if let existing = shared[value] {
+        let group = "\(entity).\(key)"
+        if let existing = session.sharedObjects[group]?[value] {
             object = existing
         } else {
             object = try session.createDestinationInstance(entity: entity)
             try session.setValue(value, forKey: key, of: object)
-            shared[value] = object
+            session.sharedObjects[group, default: [:]][value] = object
         }
         try session.setValue(.object(object), forKey: relationship, of: destination)
     }
