@@ -22,7 +22,9 @@ public struct VersionMatch: Sendable, Hashable {
         public var differingEntities: [String]
     }
 
+    /// The source side.
     public var source: Side
+    /// The destination side.
     public var destination: Side
 
     /// Whether a side matches no version: Core Data would not find this mapping model and fall back to inference.
@@ -43,7 +45,9 @@ extension MappingModel {
         var destinationHashes: [String: VersionHash] = [:]
         for mapping in entityMappings {
             if let entity = mapping.sourceEntity { sourceHashes[entity] = mapping.sourceEntityVersionHash }
-            if let entity = mapping.destinationEntity { destinationHashes[entity] = mapping.destinationEntityVersionHash }
+            if let entity = mapping.destinationEntity {
+                destinationHashes[entity] = mapping.destinationEntityVersionHash
+            }
         }
         let whole = embedded != nil
         return VersionMatch(
@@ -80,7 +84,8 @@ extension MappingModel {
     public func identifyingVersions(in history: ModelHistory) throws(MappingError) -> MappingModel {
         guard identifiesVersionsByHash else { return self }
         let match = versionMatch(in: history)
-        for (side, result) in [("source", match.source), ("destination", match.destination)] where result.version == nil {
+        for (side, result) in [("source", match.source), ("destination", match.destination)] where result.version == nil
+        {
             let named = result.named.map { "names version '\($0)'" } ?? "names no version"
             throw MappingError(
                 .staleMapping,

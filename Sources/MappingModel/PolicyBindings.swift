@@ -39,21 +39,8 @@ public struct PolicyBindings: Sendable, Hashable {
 
     /// Reads a binding file: a YAML mapping with one key, `policies`.
     public static func load(path: String) throws(MappingError) -> PolicyBindings {
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw MappingError(
-                .unreadableFile, "cannot read the file as UTF-8 text (\(error.localizedDescription))", file: path)
-        }
-        let root: Node?
-        do {
-            root = try composeYAML(text, file: path)
-        } catch {
-            throw MappingError(.malformedFile, error.message, file: path, line: error.line)
-        }
+        let root = try MappingModelLoader.composeDocument(MappingModelLoader.readText(path: path), file: path)
         let context = MappingFileContext(file: path)
-        guard let root else { throw MappingError(.malformedFile, "the file is empty", file: path) }
         let top = try MappingFileFields(root, what: "the binding file", context: context)
         try top.allow(["policies"])
         guard let node = top.value("policies") else {

@@ -31,7 +31,8 @@ typealias ScenarioFields = YAMLFields<ScenarioContext>
 /// Reads scenario files (YAML; JSON is read as YAML, so errors keep their line numbers).
 public enum ScenarioLoader {
     static let keys = [
-        "name", "title", "description", "model", "chain", "mappings", "policies", "dataset", "store", "sizes", "modes", "crossPass",
+        "name", "title", "description", "model", "chain", "mappings", "policies", "dataset", "store", "sizes", "modes",
+        "crossPass",
         "repetitions", "expect", "budgets",
     ]
 
@@ -240,7 +241,10 @@ public enum ScenarioLoader {
             }
             return try PolicyBindings(node: node, file: file)
         } catch {
-            throw ScenarioError(file: file, line: error.line ?? node.mark?.line, message: "'policies': \(error)")
+            // An inline binding's error is placed in the scenario; a binding file's names that file.
+            let detail = error.file == file ? error.message : "\(error)"
+            throw ScenarioError(
+                file: file, line: error.file == file ? error.line : node.mark?.line, message: "'policies': \(detail)")
         }
     }
 }

@@ -70,7 +70,8 @@ struct XcodeMappingMigrationTests {
                 return text.contains("mapping 'PostToPost'") && text.contains("'Post2ToPost3MigrationPolicy'")
             }
             #expect(try Data(contentsOf: url) == before)
-            #expect(try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path).count == 1)
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path).count == 1)
         }
     }
 
@@ -84,7 +85,9 @@ struct XcodeMappingMigrationTests {
         let bindings = PolicyBindings([
             "V2to3MakerPolicy": .init(
                 policy: "FindOrCreate",
-                userInfo: ["attribute": "maker", "entity": "Maker", "keyAttribute": "name", "relationship": "createdBy"])
+                userInfo: [
+                    "attribute": "maker", "entity": "Maker", "keyAttribute": "name", "relationship": "createdBy",
+                ])
         ])
         let mapping = try MappingModelLoader.load(
             paths: [folder.appendingPathComponent(file).path], for: history, bindings: bindings)[0]

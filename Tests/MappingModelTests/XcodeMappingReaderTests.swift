@@ -134,7 +134,10 @@ struct XcodeMappingReaderTests {
 
     /// Edits of Migration2to3's xcmapping.xml, and what the one-line error must name.
     static let malformations: [(old: String, new: String, names: String)] = [
-        (#"idrefs="z102 z107""#, #"idrefs="z102 z999""#, "object z104 (XDDEVMAPPINGMODEL): field 'entitymappings' lists z999"),
+        (
+            #"idrefs="z102 z107""#, #"idrefs="z102 z999""#,
+            "object z104 (XDDEVMAPPINGMODEL): field 'entitymappings' lists z999"
+        ),
         (
             #"type="int16">2</attribute>"#, #"type="int16">two</attribute>"#,
             "object z107 (XDDEVENTITYMAPPING): field 'mappingnumber'"
@@ -149,7 +152,10 @@ struct XcodeMappingReaderTests {
             #"name="sourcemodeldata" type="binary">YnBsaXN0MDDUAAE"#,
             #"name="sourcemodeldata" type="binary">YnBsaXN0MDDUAA!"#, "field 'sourcemodeldata' is not base64"
         ),
-        (#"<attribute name="name" type="string">post</attribute>"#, "", "object z103 (XDDEVRELATIONSHIPMAPPING): field 'name'"),
+        (
+            #"<attribute name="name" type="string">post</attribute>"#, "",
+            "object z103 (XDDEVRELATIONSHIPMAPPING): field 'name'"
+        ),
         ("</database>", "", "malformed XML"),
     ]
 
@@ -172,7 +178,8 @@ struct XcodeMappingReaderTests {
 
     @Test(arguments: [10, 400, 2000])
     func aTruncatedCdmIsOneLineNamingTheFile(length: Int) throws {
-        let bytes = try Data(contentsOf: Fixtures.coreDataPlus.appendingPathComponent("SampleModel/Fixtures/V2toV3.cdm"))
+        let bytes = try Data(
+            contentsOf: Fixtures.coreDataPlus.appendingPathComponent("SampleModel/Fixtures/V2toV3.cdm"))
         try withTemporaryFolder { folder in
             let path = folder.appendingPathComponent("Cut.cdm").path
             try bytes.prefix(length).write(to: URL(fileURLWithPath: path))

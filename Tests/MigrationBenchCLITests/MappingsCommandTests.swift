@@ -23,7 +23,8 @@ struct MappingsCommandTests {
             #expect(mappings[0]["source"] is NSNull && mappings[0]["destination"] as? String == "Color")
             #expect(mappings[1]["policy"] as? String == "Post2ToPost3MigrationPolicy")
             let attributes = try #require(mappings[1]["attributes"] as? [String: Any])
-            #expect(attributes["date"] as? String == "$source.date" && attributes["postID"] as? String == "$source.postID")
+            #expect(
+                attributes["date"] as? String == "$source.date" && attributes["postID"] as? String == "$source.postID")
             let relationships = try #require(mappings[1]["relationships"] as? [String: Any])
             #expect(relationships["color"] is NSNull)
         }
@@ -32,12 +33,15 @@ struct MappingsCommandTests {
     @Test func aMappingForAnotherModelIsReportedStale() throws {
         try Executable.withTemporaryFolder { folder in
             let other = Executable.fixtures.appendingPathComponent(
-                "corestore-evolution/Advanced.EvolutionDemo.V2.FromV1.xcmappingmodel").path
+                "corestore-evolution/Advanced.EvolutionDemo.V2.FromV1.xcmappingmodel"
+            ).path
             let run = try Executable.run(
                 [
                     "mappings", other, "--model",
-                    Executable.fixtures.appendingPathComponent("corestore-evolution/Advanced.EvolutionDemo.V2.xcdatamodeld")
-                        .path, "--json",
+                    Executable.fixtures.appendingPathComponent(
+                        "corestore-evolution/Advanced.EvolutionDemo.V2.xcdatamodeld"
+                    )
+                    .path, "--json",
                 ], in: folder)
             #expect(run.status == 0, "\(run.error)")
             let json = try run.json()

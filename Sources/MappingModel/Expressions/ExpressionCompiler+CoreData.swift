@@ -42,7 +42,8 @@ extension ExpressionCompiler {
                     .unknownVariable, "$entityPolicy is not available: the mapping has no policy", at: receiverColumn)
             }
             if let known = scope.policySelectors, !known.contains(selector) {
-                let answered = known.isEmpty ? "it answers none" : "it answers " + known.sorted().joined(separator: ", ")
+                let answered =
+                    known.isEmpty ? "it answers none" : "it answers " + known.sorted().joined(separator: ", ")
                 throw error(
                     .unknownSelector,
                     "the policy '\(scope.entityMapping.policy ?? "")' has no function for the selector '\(selector)' "

@@ -35,7 +35,8 @@ struct MappingsCommand: ParsableCommand {
                 listing.sourceVersion = match.source.version ?? match.source.named
                 listing.destinationVersion = match.destination.version ?? match.destination.named
                 listing.stale = match.isStale
-                listing.staleEntities = match.isStale
+                listing.staleEntities =
+                    match.isStale
                     ? Array(Set(match.source.differingEntities + match.destination.differingEntities)).sorted() : nil
             }
             if json {
@@ -44,11 +45,15 @@ struct MappingsCommand: ParsableCommand {
             }
             print("\(listing.name): \(listing.sourceVersion ?? "?") → \(listing.destinationVersion ?? "?")")
             if let entities = listing.staleEntities {
-                print("stale: no version matches by entity hashes; entities that differ: \(entities.joined(separator: ", "))")
+                print(
+                    "stale: no version matches by entity hashes; entities that differ: \(entities.joined(separator: ", "))"
+                )
             }
             for entity in listing.entityMappings {
                 let policy = entity.policy.map { ", policy \($0)" } ?? ""
-                print("  \(entity.name) (\(entity.kind)\(policy)): \(entity.source ?? "—") → \(entity.destination ?? "—")")
+                print(
+                    "  \(entity.name) (\(entity.kind)\(policy)): \(entity.source ?? "—") → \(entity.destination ?? "—")"
+                )
                 for (name, expression) in entity.attributes.sorted(by: { $0.key < $1.key }) {
                     print("    \(name) = \(expression ?? "(none)")")
                 }
@@ -102,7 +107,8 @@ struct MappingListing: Encodable {
             Entity(
                 name: mapping.name, kind: mapping.kind.rawValue, source: mapping.sourceEntity,
                 destination: mapping.destinationEntity, policy: mapping.policy,
-                attributes: Dictionary(uniqueKeysWithValues: mapping.attributeMappings.map { ($0.name, $0.valueExpression) }),
+                attributes: Dictionary(
+                    uniqueKeysWithValues: mapping.attributeMappings.map { ($0.name, $0.valueExpression) }),
                 relationships: Dictionary(
                     uniqueKeysWithValues: mapping.relationshipMappings.map { ($0.name, $0.valueExpression) }))
         }

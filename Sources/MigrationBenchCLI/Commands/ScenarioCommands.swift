@@ -155,7 +155,7 @@ struct ProfileCommand: ParsableCommand {
                 ],
                 "repetitions": ["quick": repetitions, "full": repetitions],
             ]
-            if let policies = options.policies { fields["policies"] = absolute(policies) }
+            if let policies = options.policies.policies { fields["policies"] = absolute(policies) }
             let yaml = try Yams.dump(object: fields)
             try yaml.write(toFile: file, atomically: true, encoding: .utf8)
             defer { try? FileManager.default.removeItem(atPath: file) }

@@ -28,12 +28,7 @@ struct VerifyCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A mapping model file, one per pass, in order.", valueName: "file"))
     var mapping: [String] = []
 
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "A binding file: the registered policy each policy class of the Xcode mapping models stands for.",
-            valueName: "file"))
-    var policies: String?
+    @OptionGroup var policies: PolicyOptions
 
     @Flag(name: .long, help: "Print JSON instead of text.")
     var json = false
@@ -42,9 +37,7 @@ struct VerifyCommand: ParsableCommand {
         var result: VerificationResult?
         try reportingInputErrors {
             let history = try model.load()
-            let bindings = try policies.map { path throws(MappingError) in try PolicyBindings.load(path: path) }
-            let mappings = try MappingModelLoader.load(
-                paths: mapping, for: history, bindings: bindings ?? PolicyBindings())
+            let mappings = try MappingModelLoader.load(paths: mapping, for: history, bindings: try policies.bindings())
             let sourceMetadata = try Store.metadata(at: source)
             guard let sourceVersion = history.version(matching: sourceMetadata.versionHashes) else {
                 throw InputError("\(source): the store matches no version of the model")

@@ -36,12 +36,7 @@ struct ChainOptions: ParsableArguments {
             valueName: "file"))
     var mapping: [String] = []
 
-    @Option(
-        name: .long,
-        help: ArgumentHelp(
-            "A binding file: the registered policy each policy class of the Xcode mapping models stands for.",
-            valueName: "file"))
-    var policies: String?
+    @OptionGroup var policies: PolicyOptions
 
     @Option(name: .long, help: "One step per link of the chain, or lightweight links merged into direct steps.")
     var path: MigrationPath = .chained
@@ -53,17 +48,12 @@ struct ChainOptions: ParsableArguments {
     func migrator() throws -> StoreMigrator {
         let history = try model.load()
         let mappings = try MappingModelLoader.load(
-            paths: mapping, for: history, modelPath: model.model, bindings: try bindings())
+            paths: mapping, for: history, modelPath: model.model, bindings: try policies.bindings())
         let chain = try chain.isEmpty ? nil : MigrationChain(paths: self.chain.map(Self.versions))
         var migrator = try StoreMigrator(history: history, chain: chain, mappingModels: mappings)
         migrator.path = path
         migrator.passes = passes
         return migrator
-    }
-
-    /// The policy bindings of `--policies`, if given.
-    func bindings() throws(MappingError) -> PolicyBindings {
-        try policies.map { path throws(MappingError) in try PolicyBindings.load(path: path) } ?? PolicyBindings()
     }
 
     private static func versions(_ text: String) -> [String] {

@@ -10,7 +10,8 @@ public final class PolicyRegistry: Sendable {
     /// Makes one policy object.
     public typealias Factory = @Sendable () -> any EntityMigrationPolicy
     /// Answers `FUNCTION($entityPolicy, "selector:", arguments…)` for one policy.
-    public typealias Function = @Sendable (_ arguments: [ExpressionValue], _ session: MigrationSession) throws ->
+    public typealias Function =
+        @Sendable (_ arguments: [ExpressionValue], _ session: MigrationSession) throws ->
         ExpressionValue
 
     private let factories: Mutex<[String: Factory]>
@@ -113,7 +114,8 @@ final class FunctionAnsweringPolicy: EntityMigrationPolicy {
         try policy.end(mapping, in: session)
     }
 
-    func perform(selector: String, arguments: [ExpressionValue], in session: MigrationSession) throws -> ExpressionValue {
+    func perform(selector: String, arguments: [ExpressionValue], in session: MigrationSession) throws -> ExpressionValue
+    {
         if let function = functions[selector] { return try function(arguments, session) }
         return try policy.perform(selector: selector, arguments: arguments, in: session)
     }

@@ -62,7 +62,9 @@ enum CompiledMappingReader {
         return mapping
     }
 
-    private static func hash(_ value: PropertyListValue?, in archive: KeyedArchive) throws(PropertyListError) -> VersionHash? {
+    private static func hash(
+        _ value: PropertyListValue?, in archive: KeyedArchive
+    ) throws(PropertyListError) -> VersionHash? {
         var bytes: [UInt8]?
         switch try archive.resolve(value) {
         case .data(let data)?: bytes = data

@@ -11,7 +11,8 @@ struct KeyedArchive {
             case .array(let objects) = top["$objects"],
             case .dictionary(let roots) = top["$top"], let root = roots["root"]
         else {
-            throw PropertyListError(message: "not an NSKeyedArchiver archive ($archiver, $objects or $top.root missing)")
+            throw PropertyListError(
+                message: "not an NSKeyedArchiver archive ($archiver, $objects or $top.root missing)")
         }
         self.objects = objects
         self.root = root
@@ -49,7 +50,8 @@ struct KeyedArchive {
         case .dictionary(let fields):
             if let inner = fields["NS.string"] { return try string(inner) }
             if case .data(let bytes)? = fields["NS.bytes"] { return String(decoding: bytes, as: UTF8.self) }
-            throw PropertyListError(message: "a string is expected, not an archived \(try object(value)?.className ?? "?")")
+            throw PropertyListError(
+                message: "a string is expected, not an archived \(try object(value)?.className ?? "?")")
         case let other?:
             throw PropertyListError(message: "a string is expected, not \(Self.describe(other))")
         }
@@ -65,7 +67,8 @@ struct KeyedArchive {
     }
 
     /// The pairs of an archived NSDictionary (`NS.keys`, `NS.objects`) keyed by string; empty for nil.
-    func dictionary(_ value: PropertyListValue?) throws(PropertyListError) -> [(key: String, value: PropertyListValue)] {
+    func dictionary(_ value: PropertyListValue?) throws(PropertyListError) -> [(key: String, value: PropertyListValue)]
+    {
         guard let object = try object(value) else { return [] }
         guard case .array(let keys)? = object.fields["NS.keys"], case .array(let values)? = object.fields["NS.objects"],
             keys.count == values.count

@@ -63,7 +63,9 @@ private struct XcodeMappingDocument {
     private func related(_ field: String, of object: StoreObject, type: String) throws(MappingError) -> [StoreObject] {
         var result: [StoreObject] = []
         for id in object.relationships[field] ?? [] {
-            guard let target = objects[id] else { throw fail(object, "field '\(field)' lists \(id), which does not exist") }
+            guard let target = objects[id] else {
+                throw fail(object, "field '\(field)' lists \(id), which does not exist")
+            }
             guard target.type == type else {
                 throw fail(object, "field '\(field)' lists \(id), a \(target.type), not a \(type)")
             }
@@ -112,7 +114,9 @@ private struct XcodeMappingDocument {
     }
 
     /// The embedded model copy in `field`, named after the version folder in the recorded `path`.
-    private func embeddedModel(_ field: String, path: String?, of root: StoreObject) throws(MappingError) -> ModelVersion {
+    private func embeddedModel(
+        _ field: String, path: String?, of root: StoreObject
+    ) throws(MappingError) -> ModelVersion {
         guard let path, let archive = try archive(field, of: root) else {
             throw fail(root, "field '\(field)' or its model path is missing")
         }
@@ -145,7 +149,8 @@ private struct XcodeMappingDocument {
         } else if policy != nil {
             kind = .custom
         } else {
-            kind = Self.isCopy(sourceName ?? "", to: destinationName ?? "", source: source, destination: destination)
+            kind =
+                Self.isCopy(sourceName ?? "", to: destinationName ?? "", source: source, destination: destination)
                 ? .copy : .transform
         }
         for (side, entity, model) in [("source", sourceName, source), ("destination", destinationName, destination)] {

@@ -39,7 +39,8 @@ final class XcodeStoreDocument: NSObject, XMLParserDelegate {
         let parsed = parser.parse()
         if let failure = reader.failure { throw failure }
         guard parsed, reader.depth == 0 else {
-            let detail = (parser.parserError as NSError?).map { "XML error \($0.code)" } ?? "the file ends inside an element"
+            let detail =
+                (parser.parserError as NSError?).map { "XML error \($0.code)" } ?? "the file ends inside an element"
             throw MappingError(.malformedFile, "malformed XML (\(detail))", file: file, line: parser.lineNumber)
         }
         return reader.objects
@@ -62,7 +63,8 @@ final class XcodeStoreDocument: NSObject, XMLParserDelegate {
             object = StoreObject(type: type, id: id, line: parser.lineNumber)
         case "attribute" where object != nil:
             guard let name = attributes["name"], let type = attributes["type"] else {
-                return fail("an <attribute> of object \(object?.id ?? "") lacks its name or type", line: parser.lineNumber)
+                return fail(
+                    "an <attribute> of object \(object?.id ?? "") lacks its name or type", line: parser.lineNumber)
             }
             field = (name, type)
             text = ""
