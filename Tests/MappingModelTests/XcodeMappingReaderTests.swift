@@ -132,6 +132,32 @@ struct XcodeMappingReaderTests {
         }
     }
 
+    /// Beside an Xcode bundle, the mapping models in its folder tree are found by hash (the other apps'
+    /// fixtures there match nothing and are left out); one whose version was edited since is skipped and told.
+    @Test func mappingModelsBesideTheBundleAreFoundByHash() throws {
+        let history = try ModelLoader.load(path: Fixtures.modelBundle.path)
+        var told: [MappingError] = []
+        let found = try MappingModelLoader.load(
+            paths: [], for: history, modelPath: Fixtures.modelBundle.path, stale: { told.append($0) })
+        #expect(found.map(\.name) == ["Migration1to2", "Migration2to3"])
+        #expect(found.map(\.sourceVersion) == ["CoreDataMigration_Example", "CoreDataMigration_Example 2"])
+        #expect(told.isEmpty)
+
+        let edited = try ModelHistory(
+            versions: try history.versions.map { version in
+                guard version.name == "CoreDataMigration_Example 3" else { return version }
+                var entities = version.entities
+                let color = try #require(entities.firstIndex { $0.name == "Color" })
+                entities[color].attributes.append(Attribute(name: "alpha", type: .double, isOptional: true))
+                return try ModelVersion(name: version.name, entities: entities)
+            }, source: history.source)
+        let left = try MappingModelLoader.load(
+            paths: [], for: edited, modelPath: Fixtures.modelBundle.path, stale: { told.append($0) })
+        #expect(left.map(\.name) == ["Migration1to2"])
+        #expect(told.count == 1 && told.first?.code == .staleMapping)
+        #expect(told.first.map { "\($0)".contains("Migration2to3") && "\($0)".contains("differ: Color") } == true)
+    }
+
     /// Edits of Migration2to3's xcmapping.xml, and what the one-line error must name.
     static let malformations: [(old: String, new: String, names: String)] = [
         (

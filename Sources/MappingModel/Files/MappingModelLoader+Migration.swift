@@ -7,13 +7,16 @@ extension MappingModelLoader {
     /// and below, as Core Data searches its bundle, for the steps no given file covers. Xcode mapping models
     /// get the versions their entity hashes identify and the policies `bindings` binds.
     ///
+    /// - Parameter stale: told of a found Xcode mapping model that names versions of `history` but matches
+    ///   none by hash — skipped, as Core Data skips it, but worth a warning.
     /// - Throws: ``MappingError`` for a file that cannot be read, and ``MappingError/Code/staleMapping`` for a
-    ///   given Xcode mapping model that matches no version (a found one is skipped, as Core Data skips it).
+    ///   given Xcode mapping model that matches no version.
     public static func load(
         paths: [String],
         for history: ModelHistory,
         modelPath: String? = nil,
-        bindings: PolicyBindings = PolicyBindings()
+        bindings: PolicyBindings = PolicyBindings(),
+        stale: (MappingError) -> Void = { _ in }
     ) throws(MappingError) -> [MappingModel] {
         var models: [MappingModel] = []
         for path in paths {
@@ -27,7 +30,17 @@ extension MappingModelLoader {
         for path in xcodeMappingFiles(near: modelPath) {
             let model = try load(path: path)
             let match = model.versionMatch(in: history)
-            guard !match.isStale else { continue }
+            if match.isStale {
+                let named = [match.source.named, match.destination.named].compactMap { $0 }
+                if named.contains(where: { history.version(named: $0) != nil }) {
+                    do {
+                        _ = try model.identifyingVersions(in: history)
+                    } catch {
+                        stale(error)
+                    }
+                }
+                continue
+            }
             let step = Step(from: match.source.version, to: match.destination.version)
             // A .cdm compiled from an .xcmappingmodel beside it is the same mapping: keep the first one found.
             guard !given.contains(step), found[step] == nil else { continue }
@@ -54,7 +67,9 @@ extension MappingModelLoader {
         let enumerator = FileManager.default.enumerator(atPath: root)
         while let relative = enumerator?.nextObject() as? String {
             let path = (root as NSString).appendingPathComponent(relative)
-            if relative.hasSuffix(".xcmappingmodel") {
+            if (relative as NSString).lastPathComponent.hasPrefix(".") {
+                enumerator?.skipDescendants()  // .build, .git and the like hold no mapping model of the app's
+            } else if relative.hasSuffix(".xcmappingmodel") {
                 bundles.append(path)
                 enumerator?.skipDescendants()
             } else if relative.hasSuffix(".cdm") {

@@ -48,7 +48,8 @@ struct ChainOptions: ParsableArguments {
     func migrator() throws -> StoreMigrator {
         let history = try model.load()
         let mappings = try MappingModelLoader.load(
-            paths: mapping, for: history, modelPath: model.model, bindings: try policies.bindings())
+            paths: mapping, for: history, modelPath: model.model, bindings: try policies.bindings(),
+            stale: { printError("warning: \($0)") })
         let chain = try chain.isEmpty ? nil : MigrationChain(paths: self.chain.map(Self.versions))
         var migrator = try StoreMigrator(history: history, chain: chain, mappingModels: mappings)
         migrator.path = path
