@@ -25,7 +25,10 @@ struct VerifyCommand: ParsableCommand {
 
     @OptionGroup var model: ModelOptions
 
-    @Option(name: .long, help: ArgumentHelp("A mapping model file, one per pass, in order.", valueName: "file"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A mapping model (YAML/JSON, .xcmappingmodel or .cdm), one per pass, in order.", valueName: "file"))
     var mapping: [String] = []
 
     @OptionGroup var policies: PolicyOptions

@@ -31,8 +31,9 @@ struct ChainOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "A mapping model file for a heavyweight step; it names the versions it migrates between. Several for "
-                + "one step run as passes, in order. Steps without one are inferred (lightweight).",
+            "A mapping model for a heavyweight step: a YAML/JSON file naming its versions, or an Xcode "
+                + ".xcmappingmodel or .cdm placed by its entity hashes. Several for one step run as passes, in "
+                + "order. Steps without one use a mapping model found beside an Xcode bundle, or are inferred.",
             valueName: "file"))
     var mapping: [String] = []
 
