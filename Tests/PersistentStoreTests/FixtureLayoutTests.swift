@@ -19,7 +19,7 @@ struct FixtureLayoutTests {
     }
 
     static let freshStores: [FreshStore] =
-        Fixtures.stores.prefix(3).map {
+        Fixtures.stores.map {
             FreshStore(
                 store: Fixtures.root.appendingPathComponent("stores").appendingPathComponent($0.file),
                 bundle: Fixtures.modelBundle, version: $0.version)
