@@ -86,12 +86,13 @@ struct RealHistoryRulesTests {
 
     /// Inferred steps on stores Core Data wrote: migrated in place and verified, or, where a post needs a
     /// Color that nothing creates, refused at run time as Core Data's 134110 refuses it.
-    @Test(arguments: [
-        ("stores/CoreDataMigration_Example_1.sqlite", wibosco, "CoreDataMigration_Example 2", nil),
-        ("stores/CoreDataMigration_Example_2.sqlite", wibosco, "CoreDataMigration_Example 3", "Post"),
-        ("coredataplus/SampleModel/Fixtures/SampleModel_V1.sqlite", sampleModel, "SampleModel2", nil),
-        ("coredataplus/SampleModel3/Fixtures/SampleModel3_V1.sqlite", sampleModel3, "SampleModel3_v2", nil),
-    ] as [(String, String, String, String?)])
+    @Test(
+        arguments: [
+            ("stores/CoreDataMigration_Example_1.sqlite", wibosco, "CoreDataMigration_Example 2", nil),
+            ("stores/CoreDataMigration_Example_2.sqlite", wibosco, "CoreDataMigration_Example 3", "Post"),
+            ("coredataplus/SampleModel/Fixtures/SampleModel_V1.sqlite", sampleModel, "SampleModel2", nil),
+            ("coredataplus/SampleModel3/Fixtures/SampleModel3_V1.sqlite", sampleModel3, "SampleModel3_v2", nil),
+        ] as [(String, String, String, String?)])
     func realStoresMigrateOrFailAsCoreDataWould(store: String, bundle: String, to: String, failing: String?) throws {
         let history = try Self.history(bundle)
         try Fixtures.withStoreCopy(at: Fixtures.root.appendingPathComponent(store)) { copy in
