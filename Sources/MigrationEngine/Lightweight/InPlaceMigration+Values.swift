@@ -5,14 +5,15 @@ import SQLiteDatabase
 /// What an in-place step does to values, as Core Data's inferred mapping decides: numeric and Boolean
 /// conversions, and the check of values a destination requires ("requires data validation").
 extension InPlaceMigration {
-    /// The SQL that converts `value`, the stored value of the source counterpart of destination attribute
-    /// `attribute` of `entity`, when its type changed; nil when the stored value needs no change.
+    /// What turns the SQL of a stored value of the source counterpart of destination attribute `attribute` of
+    /// `entity` into the SQL of its converted value, when its type changed; nil when stored values need no
+    /// change.
     ///
     /// Core Data carries the number into a column of the new type (INTEGER for integers and Booleans, FLOAT
     /// for floating point, DECIMAL for decimals): integers and Booleans are kept as they are in an integer
     /// column (narrowing is not checked, as Core Data does not), a fraction going into an integer is truncated
     /// toward zero, a number going into a Boolean becomes 1 when non-zero, and integers become reals.
-    func conversion(_ attribute: String, of entity: String, value: String) -> String? {
+    func conversion(_ attribute: String, of entity: String) -> (@Sendable (String) -> String)? {
         guard let declared = plan.destination.attribute(attribute, of: entity),
             let correspondence = plan.correspondence(forDestination: entity),
             let sourceName = correspondence.attributes[attribute] ?? nil,
@@ -22,11 +23,13 @@ extension InPlaceMigration {
         let reals: Set<AttributeType> = [.double, .float]
         switch declared.type {
         case .boolean:
-            return "(CASE WHEN \(value) IS NULL THEN NULL WHEN CAST(\(value) AS REAL) <> 0 THEN 1 ELSE 0 END)"
+            return { "(CASE WHEN \($0) IS NULL THEN NULL WHEN CAST(\($0) AS REAL) <> 0 THEN 1 ELSE 0 END)" }
         case let type where integers.contains(type):
-            return integers.contains(old.type) || old.type == .boolean ? nil : "CAST(\(value) AS INTEGER)"
+            if integers.contains(old.type) || old.type == .boolean { return nil }
+            return { "CAST(\($0) AS INTEGER)" }
         case let type where reals.contains(type):
-            return reals.contains(old.type) ? nil : "CAST(\(value) AS REAL)"
+            if reals.contains(old.type) { return nil }
+            return { "CAST(\($0) AS REAL)" }
         default:
             // A decimal column's NUMERIC affinity keeps the number.
             return nil

@@ -133,7 +133,7 @@ public struct InPlaceMigration: Sendable {
                     column.kind == .foreignKey
                         ? inverseFill(column.property, of: holder, sourceTable: old, source: source) != nil
                         : requiredDefault(column.property, of: holder) != nil
-                            || conversion(column.property, of: holder, value: "") != nil
+                            || conversion(column.property, of: holder) != nil
                 }
                 if needsValues {
                     fits = false
@@ -235,9 +235,8 @@ public struct InPlaceMigration: Sendable {
                     let sourceColumn = sourceTable.column(
                         for: sourceName, of: correspondence.source, version: source.version)
                 {
-                    let value =
-                        conversion(column.property, of: entity, value: quoted(sourceColumn.name))
-                        ?? quoted(sourceColumn.name)
+                    let stored = quoted(sourceColumn.name)
+                    let value = conversion(column.property, of: entity).map { $0(stored) } ?? stored
                     // Made required with a default: the objects that had none get the default.
                     if let fill = requiredDefault(column.property, of: entity) {
                         values.append("COALESCE(\(value), \(fill))")
