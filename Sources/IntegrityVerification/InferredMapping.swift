@@ -1,3 +1,4 @@
+import Foundation
 import MappingModel
 import ObjectModel
 
@@ -70,15 +71,22 @@ enum InferredMapping {
         return "coalesce(\(value), \(fill))"
     }
 
-    /// A default value as a literal of the expression language; nil for kinds the verifier does not write.
+    /// A default value as a literal of the expression language; nil for binary data, which has none.
     private static func literal(_ value: AttributeValue) -> String? {
+        func quoted(_ text: String) -> String {
+            let escaped = text.replacingOccurrences(of: "\\", with: "\\\\")
+                .replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n")
+            return "\"\(escaped)\""
+        }
         switch value {
-        case .integer(let number): String(number)
-        case .double(let number) where number.isFinite: "\(number)"
-        case .decimal(let digits): digits
-        case .boolean(let flag): flag ? "true" : "false"
-        case .string(let text) where !text.contains(where: { $0 == "\"" || $0 == "\\" || $0.isNewline }): "\"\(text)\""
-        default: nil
+        case .integer(let number): return String(number)
+        case .double(let number) where number.isFinite: return "\(number)"
+        case .decimal(let digits): return digits
+        case .boolean(let flag): return flag ? "true" : "false"
+        case .string(let text), .uri(let text): return quoted(text)
+        case .date(let seconds): return "date(\(seconds))"
+        case .uuid(let uuid): return "uuid(\(quoted(uuid.uuidString)))"
+        case .double, .binary: return nil
         }
     }
 }

@@ -158,6 +158,15 @@ extension LightweightCase {
             [item([Attribute(name: "note", type: .string, defaultValue: .string("-"))])],
             changes: ["Item.note filled"]),
         .init(
+            "§2.4 (e) an optional date made required with a default", [item([optional("due", .date)])],
+            [item([Attribute(name: "due", type: .date, defaultValue: .date(86_400.5))])],
+            changes: ["Item.due filled"]),
+        .init(
+            "§2.4 (e) an optional text made required with a default that needs escaping",
+            [item([optional("note", .string)])],
+            [item([Attribute(name: "note", type: .string, defaultValue: .string("say \"hi\"\\n"))])],
+            changes: ["Item.note filled"]),
+        .init(
             "§2.4 (b) a new required to-one", [item([]), tag],
             [
                 item([]),
