@@ -172,6 +172,20 @@ struct MappingInferenceTests {
         }
     }
 
+    /// Numeric changes are inferred; a narrowing one says that its out-of-range values are not checked.
+    @Test(arguments: [
+        (AttributeType.integer32, AttributeType.integer64, false), (.integer64, .integer16, true),
+        (.double, .integer32, true), (.integer16, .boolean, false), (.boolean, .integer16, false),
+    ])
+    func numericChangesAreConverted(from: AttributeType, to: AttributeType, narrowing: Bool) throws {
+        func version(_ name: String, _ type: AttributeType) throws -> ModelVersion {
+            try Self.version(name, [Entity(name: "Item", attributes: [Attribute(name: "n", type: type)])])
+        }
+        let plan = try MappingInference.plan(from: try version("V1", from), to: try version("V2", to))
+        let change = try #require(plan.changes.first { $0.change == .converted })
+        #expect(change.property == "n" && change.detail.contains("narrowing") == narrowing, "\(change)")
+    }
+
     @Test func mergedHierarchiesAreRefused() throws {
         let v1 = try Self.version("V1", [Entity(name: "Cat"), Entity(name: "Dog")])
         let v2 = try Self.version(

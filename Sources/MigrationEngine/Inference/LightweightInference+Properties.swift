@@ -143,7 +143,14 @@ extension LightweightInference {
                 "Source and destination attribute types are incompatible: \(old.type.rawValue) → \(attribute.type.rawValue)"
             )
         } else if old.type != attribute.type {
-            note(entity, attribute.name, .converted, "\(old.type.rawValue) → \(attribute.type.rawValue)")
+            let narrower = attribute.type.integerRange.map { new in
+                old.type.integerRange.map { !new.contains($0.lowerBound) || !new.contains($0.upperBound) } ?? true
+            }
+            let caveat =
+                narrower == true && attribute.type != .boolean
+                ? " (narrowing: fractions are truncated toward zero; values outside its range stay as stored, "
+                    + "and Core Data's in-place result for them is not verified)" : ""
+            note(entity, attribute.name, .converted, "\(old.type.rawValue) → \(attribute.type.rawValue)\(caveat)")
         }
         if old.allowsExternalBinaryDataStorage && !attribute.allowsExternalBinaryDataStorage
             && attribute.type == .binary
