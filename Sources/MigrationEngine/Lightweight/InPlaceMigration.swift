@@ -9,8 +9,9 @@ import SQLiteDatabase
 /// row. Other tables are rebuilt: new tables are filled with `INSERT … SELECT` from the old ones, which are
 /// then dropped and the new ones renamed; primary keys are kept, so foreign keys and join rows stay valid
 /// without any lookup. Every `INSERT … SELECT` runs in primary-key ranges of about 50,000 rows, so progress is
-/// real (rows done of rows in all) — where Core Data reports none. Either the whole step commits, or nothing
-/// changes.
+/// real (rows done of rows in all) — where Core Data reports none. Numeric and Boolean type changes are
+/// converted, and required values existing objects may lack are checked before the step commits, as Core
+/// Data does (`InPlaceMigration+Values.swift`). Either the whole step commits, or nothing changes.
 public struct InPlaceMigration: Sendable {
     /// The correspondence the step follows.
     public let plan: LightweightPlan
@@ -86,6 +87,7 @@ public struct InPlaceMigration: Sendable {
             where !kept.contains(table) {
                 try connection.execute("ALTER TABLE \(quoted(Self.newTablePrefix + table)) RENAME TO \(quoted(table))")
             }
+            try checkRequiredValues(layout: destination, connection: connection)
             // Kept tables still have their indexes; the statements say IF NOT EXISTS.
             for statement in destination.indexStatements() { try connection.execute(statement) }
             try Store.rewriteBookkeeping(connection: connection, layout: destination, uuid: store.metadata.uuid)
@@ -141,6 +143,7 @@ public struct InPlaceMigration: Sendable {
                 column.kind == .foreignKey
                     ? inverseFill(column.property, of: holder, sourceTable: old, source: source) != nil
                     : requiredDefault(column.property, of: holder) != nil
+                        || conversion(column.property, of: holder) != nil
             }
             if needsValues { return nil }
             if let counterpart {
@@ -231,11 +234,13 @@ public struct InPlaceMigration: Sendable {
                     let sourceColumn = sourceTable.column(
                         for: sourceName, of: correspondence.source, version: source.version)
                 {
+                    let stored = quoted(sourceColumn.name)
+                    let value = conversion(column.property, of: entity).map { $0(stored) } ?? stored
                     // Made required with a default: the objects that had none get the default.
                     if let fill = requiredDefault(column.property, of: entity) {
-                        values.append("COALESCE(\(quoted(sourceColumn.name)), \(fill))")
+                        values.append("COALESCE(\(value), \(fill))")
                     } else {
-                        values.append(quoted(sourceColumn.name))
+                        values.append(value)
                     }
                 } else {
                     let attribute = plan.destination.attribute(column.property, of: entity)
