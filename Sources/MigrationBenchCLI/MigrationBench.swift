@@ -14,6 +14,7 @@ struct MigrationBench: ParsableCommand {
             ListCommand.self,
             ValidateCommand.self,
             CompareCommand.self,
+            CheckCommand.self,
             ProfileCommand.self,
             ModelsCommand.self,
             MappingsCommand.self,

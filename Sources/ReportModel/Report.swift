@@ -27,12 +27,14 @@ public struct Report: Sendable, Hashable, Codable {
     public var baseline: BaselineComparison?
     /// The run's outcome and exit code.
     public var verdict: Verdict
+    /// What `migration-bench check` found, for a check's report; nil for a run of scenarios.
+    public var check: ModelCheck?
 
     /// Creates a report.
     public init(
         schemaVersion: Int = Report.currentSchemaVersion, runID: String, startedAt: String, durationSeconds: Double,
         command: [String], environment: Environment, scenarios: [ScenarioSummary], cells: [Cell],
-        baseline: BaselineComparison?, verdict: Verdict
+        baseline: BaselineComparison?, verdict: Verdict, check: ModelCheck? = nil
     ) {
         self.schemaVersion = schemaVersion
         self.runID = runID
@@ -44,6 +46,7 @@ public struct Report: Sendable, Hashable, Codable {
         self.cells = cells
         self.baseline = baseline
         self.verdict = verdict
+        self.check = check
     }
 }
 

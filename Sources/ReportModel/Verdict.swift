@@ -28,11 +28,13 @@ public struct Verdict: Sendable, Hashable, Codable {
     public var regressions: Int
     /// Cells that crashed or could not run.
     public var crashed: Int
+    /// A check's findings of severity error (budgets included), or nil for a run of scenarios.
+    public var errorFindings: Int?
 
     /// Creates a verdict from counts decided elsewhere; ``decide(cells:baseline:)`` derives them from cells.
     public init(
         exitCode: Int, passed: Bool, cells: Int, passedCells: Int, integrityFailures: Int, budgetFailures: Int,
-        regressions: Int, crashed: Int
+        regressions: Int, crashed: Int, errorFindings: Int? = nil
     ) {
         self.exitCode = exitCode
         self.passed = passed
@@ -42,6 +44,7 @@ public struct Verdict: Sendable, Hashable, Codable {
         self.budgetFailures = budgetFailures
         self.regressions = regressions
         self.crashed = crashed
+        self.errorFindings = errorFindings
     }
 
     /// Decides a run's verdict from its cells and its baseline comparison.
@@ -77,5 +80,20 @@ public struct Verdict: Sendable, Hashable, Codable {
             exitCode: exitCode, passed: exitCode == successExitCode, cells: cells.count, passedCells: passedCells,
             integrityFailures: integrityFailures, budgetFailures: budgetFailures, regressions: regressions,
             crashed: crashed)
+    }
+
+    /// A check's verdict: its cells as ``decide(cells:baseline:)`` judges them, and its findings. An error
+    /// finding exits 2, unless every error finding is an exceeded budget, which exits 3 (2 wins over 3).
+    public static func decide(cells: [Cell], findings: [Finding]) -> Verdict {
+        var verdict = decide(cells: cells, baseline: nil)
+        let errors = findings.filter { $0.severity == .error }
+        verdict.errorFindings = errors.count
+        if errors.contains(where: { !$0.isBudget }) {
+            verdict.exitCode = integrityFailureExitCode
+        } else if !errors.isEmpty && verdict.exitCode == successExitCode {
+            verdict.exitCode = regressionExitCode
+        }
+        verdict.passed = verdict.exitCode == successExitCode
+        return verdict
     }
 }

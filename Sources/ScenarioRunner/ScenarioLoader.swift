@@ -219,7 +219,7 @@ public enum ScenarioLoader {
     }
 
     /// `64 MiB`, `1.5 GiB`, `3.0`, `512 KiB` as a number (bytes for the binary units).
-    static func quantity(_ text: String) -> Double? {
+    package static func quantity(_ text: String) -> Double? {
         let units: [(String, Double)] = [("GiB", 1_073_741_824), ("MiB", 1_048_576), ("KiB", 1_024)]
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         for (unit, scale) in units where trimmed.hasSuffix(unit) {

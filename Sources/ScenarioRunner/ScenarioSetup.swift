@@ -29,6 +29,14 @@ struct ScenarioSetup {
     /// its expectations on its own: from the mapping files of a heavyweight step, and from the two versions for
     /// a lightweight one.
     func verify(_ step: MigrationStepPlan, source: String, destination: String) throws -> VerificationResult {
+        try Self.verify(step, history: history, mappingModels: mappingModels, source: source, destination: destination)
+    }
+
+    /// Checks the store `step` made at `destination` against `source`, as ``verify(_:source:destination:)``.
+    static func verify(
+        _ step: MigrationStepPlan, history: ModelHistory, mappingModels: [MappingModel], source: String,
+        destination: String
+    ) throws -> VerificationResult {
         let models = mappingModels.filter { $0.sourceVersion == step.from && $0.destinationVersion == step.to }
         let verifier = try IntegrityVerifier(
             source: try history.requireVersion(step.from), destination: try history.requireVersion(step.to),

@@ -136,7 +136,7 @@ struct ReportRun {
         #endif
     }
 
-    private static func runID(_ date: Date) -> String {
+    static func runID(_ date: Date) -> String {
         let formatter = DateFormatter()
         formatter.locale = Locale(identifier: "en_US_POSIX")
         formatter.timeZone = TimeZone(identifier: "UTC")
@@ -145,7 +145,7 @@ struct ReportRun {
     }
 
     /// Makes `<out>/latest` a symbolic link to the newest run's folder.
-    private static func pointLatest(at runID: String, in out: String) {
+    static func pointLatest(at runID: String, in out: String) {
         let link = "\(out)/latest"
         try? FileManager.default.removeItem(atPath: link)
         try? FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: runID)

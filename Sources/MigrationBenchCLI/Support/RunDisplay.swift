@@ -25,6 +25,16 @@ final class RunDisplay {
         }
     }
 
+    /// A line per step of a check.
+    func show(_ step: CheckStep) {
+        let time = step.seconds.map { String(format: ", %.3f s", $0) } ?? ""
+        let heap = step.peakHeapBytes.map { ", heap " + Self.mebibytes(Double($0)) } ?? ""
+        let size = ProgressBar.grouped(step.size)
+        write(
+            "\(step.outcome.rawValue) \(step.from) → \(step.to) (\(step.kind), from \(step.origin) × \(size))\(time)\(heap)\n"
+        )
+    }
+
     func finish() {
         write(String(format: "done in %.1f s\n", (ContinuousClock.now - start).seconds))
     }

@@ -68,6 +68,7 @@ struct HTMLPage {
     let command: String
     let schemaVersion: Int
     let verdict: VerdictBanner
+    let check: Check?
     let cells: [CellRow]
     let steps: [StepRow]
     let budgets: Budgets
@@ -85,6 +86,7 @@ extension HTMLPage {
         command = report.command.joined(separator: " ")
         schemaVersion = report.schemaVersion
         verdict = VerdictBanner(report.verdict)
+        check = report.check.map(Check.init)
         cells = report.cells.map(CellRow.init)
         steps = report.scenarios.flatMap { scenario in
             scenario.steps.map {
@@ -111,7 +113,9 @@ extension HTMLPage.VerdictBanner {
             (verdict.crashed, "crashed or error", "crashed or errors", "bad"),
             (verdict.budgetFailures, "budget failure", nil, "warn"), (verdict.regressions, "regression", nil, "warn"),
         ]
-        counts = figures.map { value, singular, plural, tone in
+        let findings: [(Int, String, String?, String)] =
+            verdict.errorFindings.map { [($0, "error finding", nil, "bad")] } ?? []
+        counts = (findings + figures).map { value, singular, plural, tone in
             HTMLPage.Count(
                 value: Format.count(value), label: Format.noun(value, singular, plural),
                 tone: value == 0 && tone != "good" ? "neutral" : tone)

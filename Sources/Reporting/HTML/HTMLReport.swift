@@ -16,6 +16,7 @@ public enum HTMLReport {
             "page": HTMLTemplate.page, "style": HTMLTemplate.style, "chip": HTMLTemplate.chip,
             "cell": HTMLTemplate.cell, "chart": HTMLTemplate.chart, "budgets": HTMLTemplate.budgets,
             "metric": HTMLTemplate.metric, "comparisonChip": HTMLTemplate.comparisonChip,
+            "check": HTMLTemplate.checkSection,
         ]
         var library = MustacheLibrary()
         for (name, text) in templates {

@@ -39,6 +39,7 @@ enum HTMLTemplate {
           </ul>
         </section>
         {{/verdict}}
+        {{> check}}
 
         <section class="card">
           <h2>Verdict by cell</h2>

@@ -3,16 +3,22 @@ public import ReportModel
 
 /// Writes `junit.xml` for CI: one `<testsuite>` per scenario and one `<testcase>` per cell, named by the cell's
 /// identifier and timed by its median total wall time. Integrity failures, exceeded budgets and regressions are
-/// `<failure>`s; crashed cells and cells that could not run are `<error>`s.
+/// `<failure>`s; crashed cells and cells that could not run are `<error>`s. A check's report starts with a
+/// `findings` suite: a test case per finding, a `<failure>` for each of severity error.
 public enum JUnitReport {
     /// The JUnit XML document for `report`.
     public static func render(_ report: Report) -> String {
         let regressions = report.baseline?.regressionsByCell ?? [:]
-        let suites = report.scenarioGroups.map { group in
-            Suite(
-                name: group.summary.name, cases: group.cells.map { TestCase($0, regressions: regressions[$0.id] ?? []) }
-            )
+        let findings = report.check.map { check in
+            [Suite(name: "findings", cases: check.findings.map(TestCase.init))]
         }
+        let suites =
+            (findings ?? [])
+            + report.scenarioGroups.map { group in
+                Suite(
+                    name: group.summary.name,
+                    cases: group.cells.map { TestCase($0, regressions: regressions[$0.id] ?? []) })
+            }
         let allCases = suites.flatMap(\.cases)
         var lines = [
             #"<?xml version="1.0" encoding="UTF-8"?>"#,
@@ -64,6 +70,15 @@ private struct TestCase {
     let name: String
     let seconds: Double
     let outcome: Outcome?
+
+    init(_ finding: Finding) {
+        name = [finding.code, finding.steps, finding.subject].filter { !$0.isEmpty }.joined(separator: " ")
+        seconds = 0
+        outcome =
+            finding.severity == .error
+            ? Outcome(element: "failure", type: finding.code, message: finding.message, details: [finding.message])
+            : nil
+    }
 
     init(_ cell: Cell, regressions: [ComparisonEntry]) {
         name = cell.id

@@ -6,6 +6,25 @@ public enum MarkdownSummary {
     /// The summary of `report`.
     public static func render(_ report: Report) -> String {
         var lines = verdictLines(report)
+        if let check = report.check {
+            lines += ["### Findings", ""]
+            lines += table(
+                header: ["Severity", "Code", "Steps", "Where", "Finding"],
+                alignments: "| --- | --- | --- | --- | --- |",
+                rows: check.findings.map { [$0.severity.rawValue, $0.code, $0.steps, $0.subject, $0.message] })
+            lines += ["", "### Steps", ""]
+            lines += table(
+                header: ["Store made at", "Objects per entity", "Step", "Kind", "Outcome", "Time", "Peak heap"],
+                alignments: "| --- | ---: | --- | --- | --- | ---: | ---: |",
+                rows: check.steps.map { step in
+                    [
+                        step.origin, Format.count(step.size), "\(step.from) → \(step.to)", step.kind,
+                        step.outcome.rawValue, step.seconds.map { Format.seconds($0) } ?? "—",
+                        Format.bytes(step.peakHeapBytes.map(Double.init)),
+                    ]
+                })
+            lines += ["", "### Stores", ""]
+        }
         lines += table(
             header: ["Status", "Scenario", "Size", "Mode", "Total time", "Floor ratio", "Peak heap", "Verification"],
             alignments: "| --- | --- | ---: | --- | ---: | ---: | ---: | --- |",
@@ -67,12 +86,15 @@ public enum MarkdownSummary {
             verdict.passed
             ? "## ✅ MigrationBench passed (exit code \(verdict.exitCode))"
             : "## ❌ MigrationBench failed (exit code \(verdict.exitCode))"
-        let counts = [
-            "\(Format.count(verdict.passedCells)) passed",
-            Format.counted(verdict.integrityFailures, "integrity failure"),
-            Format.counted(verdict.crashed, "crashed or error", "crashed or errors"),
-            Format.counted(verdict.budgetFailures, "budget failure"), Format.counted(verdict.regressions, "regression"),
-        ]
+        let findings = verdict.errorFindings.map { [Format.counted($0, "error finding")] } ?? []
+        let counts =
+            findings + [
+                "\(Format.count(verdict.passedCells)) passed",
+                Format.counted(verdict.integrityFailures, "integrity failure"),
+                Format.counted(verdict.crashed, "crashed or error", "crashed or errors"),
+                Format.counted(verdict.budgetFailures, "budget failure"),
+                Format.counted(verdict.regressions, "regression"),
+            ]
         return [
             headline, "",
             "Run \(escape(report.runID)), started \(escape(report.startedAt)), took "

@@ -1,0 +1,106 @@
+import ArgumentParser
+import Foundation
+import ObjectModel
+import ReportModel
+import Reporting
+import ScenarioRunner
+
+/// `migration-bench check`: will every store of every version of a model migrate to the current one?
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Check a model: migrate a store of every version to the current one, verify, measure, and lint.",
+        discussion: """
+            For every version of the history, a store generated at that version (default sizes: 100 and 10,000 \
+            objects per entity) is migrated step by step to the current version — with the mapping models given \
+            or found beside an Xcode bundle, inferred elsewhere — and every step is verified and measured. \
+            Findings, each with a stable code and a severity: needsMappingModel, needsValue, dataLoss, \
+            staleMappingModel, identicalVersionHashes, mappingModelSkipsVersions, backwardMappingModel, \
+            verificationFailed, migrationFailed, overTimeBudget, overMemoryBudget. Exit codes: 0 clean (warnings \
+            allowed), 1 bad input, 2 an error finding, 3 only budgets exceeded. JSON: {"model", "current", \
+            "steps": [{"from", "to", "kind", "mapping", "outcome", "seconds", "peakHeapBytes"}], "findings": \
+            [{"code", "severity", "from", "to", "entity", "property", "message"}]}.
+            """)
+
+    @Argument(
+        help: ArgumentHelp("The model: an Xcode .xcdatamodeld bundle or a YAML/JSON model file.", valueName: "model"))
+    var model: String
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A mapping model (YAML/JSON, .xcmappingmodel or .cdm) or a folder of them. Mapping models beside an "
+                + "Xcode bundle are found by hash without it.",
+            valueName: "file or folder"))
+    var mapping: [String] = []
+
+    @OptionGroup var policies: PolicyOptions
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("Objects per entity of the generated stores, separated by commas.", valueName: "n,n,…"))
+    var sizes = "100,10000"
+
+    @Option(name: .long, help: ArgumentHelp("A dataset file that shapes the generated stores.", valueName: "file"))
+    var dataset: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp("The version to migrate to (default: the model's current version).", valueName: "version"))
+    var to: String?
+
+    @Option(name: .long, help: ArgumentHelp("A time budget per step, in seconds.", valueName: "seconds"))
+    var maxStepSeconds: Double?
+
+    @Option(name: .long, help: ArgumentHelp("A heap budget per step (bytes, or 64MiB, 1GiB).", valueName: "bytes"))
+    var maxStepHeap: String?
+
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Write report.json, index.html, junit.xml and summary.md to <dir>/<run id>/ (and <dir>/latest).",
+            valueName: "dir"))
+    var out: String?
+
+    @Flag(name: .long, help: "Print JSON instead of text.")
+    var json = false
+
+    func run() throws {
+        var exitCode: Int32 = 0
+        try reportingInputErrors {
+            var options = ModelChecker.Options()
+            options.sizes = try RunCommand.sizes(sizes)
+            options.target = to
+            options.dataset = dataset
+            options.mappings = mapping
+            options.bindings = try policies.bindings()
+            options.maxStepSeconds = maxStepSeconds
+            if let maxStepHeap {
+                guard let bytes = ScenarioLoader.quantity(maxStepHeap.replacingOccurrences(of: " ", with: "")),
+                    bytes > 0
+                else { throw InputError("--max-step-heap: '\(maxStepHeap)' is not a size such as 64MiB") }
+                options.maxStepHeapBytes = Int(bytes)
+            }
+            let started = Date()
+            let checker = try ModelChecker(
+                modelPath: model, history: try ModelLoader.load(path: model), options: options)
+            let work = FileManager.default.temporaryDirectory.appendingPathComponent(
+                "migration-bench-check-\(getpid())")
+            defer { try? FileManager.default.removeItem(at: work) }
+            let display = RunDisplay()
+            let outcome = try checker.run(heap: currentHeapStatistics(), folder: work.path) { step in
+                if !json { display.show(step) }
+            }
+            display.finish()
+            let report = CheckReport(outcome: outcome, started: started)
+            exitCode = Int32(report.report.verdict.exitCode)
+            let files = try out.map { try report.write(to: $0) } ?? []
+            if json {
+                try printJSON(CheckJSON(outcome.check))
+            } else {
+                print(report.text(files: files))
+            }
+        }
+        if exitCode != 0 { throw ExitCode(exitCode) }
+    }
+}

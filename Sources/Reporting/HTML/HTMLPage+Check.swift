@@ -1,0 +1,95 @@
+import ReportModel
+
+extension HTMLPage {
+    /// A check's findings and steps, shown first.
+    struct Check {
+        /// One finding.
+        struct FindingRow {
+            let severity: String
+            let isError: Bool
+            let code: String
+            let steps: String
+            let subject: String
+            let message: String
+        }
+
+        /// One step run.
+        struct StepRow {
+            let origin: String
+            let size: String
+            let step: String
+            let kind: String
+            let mapping: String
+            let outcome: String
+            let status: String
+            let time: String
+            let peakHeap: String
+            let verifyTime: String
+        }
+
+        let model: String
+        let current: String
+        let findings: [FindingRow]
+        let steps: [StepRow]
+
+        init(_ check: ModelCheck) {
+            model = check.model
+            current = check.current
+            findings = check.findings.map {
+                FindingRow(
+                    severity: $0.severity.rawValue, isError: $0.severity == .error, code: $0.code, steps: $0.steps,
+                    subject: $0.subject.isEmpty ? "—" : $0.subject, message: $0.message)
+            }
+            steps = check.steps.map { step in
+                StepRow(
+                    origin: step.origin, size: Format.count(step.size), step: "\(step.from) → \(step.to)",
+                    kind: step.kind, mapping: step.mapping ?? "inferred", outcome: step.outcome.rawValue,
+                    status: step.outcome == .passed ? "passed" : "integrity-failure",
+                    time: step.seconds.map { Format.seconds($0) } ?? "—",
+                    peakHeap: Format.bytes(step.peakHeapBytes.map(Double.init)),
+                    verifyTime: step.verifySeconds.map { Format.seconds($0) } ?? "—")
+            }
+        }
+    }
+}
+
+extension HTMLTemplate {
+    /// The check's section: findings, then every step.
+    static let checkSection = """
+        {{#check}}
+        <section class="card">
+          <h2>Findings</h2>
+          <p class="meta"><code>{{model}}</code> to {{current}}</p>
+          <div class="table-wrap">
+          <table>
+            <thead><tr><th>Severity</th><th>Code</th><th>Steps</th><th>Where</th><th>Finding</th></tr></thead>
+            <tbody>
+            {{#findings}}
+            <tr><td><span class="chip {{#isError}}status-integrity-failure{{/isError}}{{^isError}}chip-warn{{/isError}}">{{severity}}</span></td>
+              <td><code>{{code}}</code></td><td>{{steps}}</td><td>{{subject}}</td><td>{{message}}</td></tr>
+            {{/findings}}
+            {{^findings}}<tr><td colspan="5" class="muted">No findings.</td></tr>{{/findings}}
+            </tbody>
+          </table>
+          </div>
+        </section>
+        <section class="card">
+          <h2>Steps, version by version</h2>
+          <div class="table-wrap">
+          <table>
+            <thead><tr><th>Store made at</th><th class="num">Objects per entity</th><th>Step</th><th>Kind</th>
+              <th>Mapping</th><th>Outcome</th><th class="num">Time</th><th class="num">Peak heap</th>
+              <th class="num">Verification time</th></tr></thead>
+            <tbody>
+            {{#steps}}
+            <tr><td>{{origin}}</td><td class="num">{{size}}</td><td>{{step}}</td><td class="kind">{{kind}}</td>
+              <td>{{mapping}}</td><td><span class="chip status-{{status}}">{{outcome}}</span></td>
+              <td class="num">{{time}}</td><td class="num">{{peakHeap}}</td><td class="num">{{verifyTime}}</td></tr>
+            {{/steps}}
+            </tbody>
+          </table>
+          </div>
+        </section>
+        {{/check}}
+        """
+}

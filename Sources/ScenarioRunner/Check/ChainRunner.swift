@@ -1,0 +1,181 @@
+import DataGeneration
+import Foundation
+import Instrumentation
+import IntegrityVerification
+import MappingModel
+import MigrationEngine
+import ObjectModel
+import PersistentStore
+import ReportModel
+
+/// Runs the stores of a check through their chains: generates each, migrates a copy step by step, verifies
+/// and measures every step, and collects the steps, the findings about them and the report's cells.
+struct ChainRunner {
+    let checker: ModelChecker
+    let migrator: StoreMigrator
+    let meter: PhaseMeter
+    private(set) var steps: [CheckStep] = []
+    private(set) var findings: [Finding] = []
+    /// Seconds of generation, migration and verification: what the check measures, not its overhead.
+    private(set) var measuredSeconds = 0.0
+    /// Seconds of migration alone.
+    private(set) var stepSeconds = 0.0
+
+    init(checker: ModelChecker, heap: any HeapStatistics) throws {
+        self.checker = checker
+        var migrator = try StoreMigrator(history: checker.history, mappingModels: checker.mappings.models)
+        migrator.policies = checker.options.policies
+        self.migrator = migrator
+        meter = PhaseMeter(heap: heap)
+    }
+
+    /// Generates a store at `origin` with `size` objects per entity and migrates it step by step to the target.
+    mutating func run(from origin: String, size: Int, folder: String, event: (CheckStep) -> Void) throws -> Cell {
+        let history = checker.history
+        let first = meter.samples.count
+        let source = "\(folder)/source.sqlite"
+        let generator = try StoreGenerator(
+            version: try history.requireVersion(origin), dataset: checker.dataset, size: size)
+        meter.begin("generate")
+        let generated = try generator.generate(at: source)
+        let edges = generated.relationships.values.reduce(0, +)
+        measure(meter.end(objects: generated.totalObjects, edges: edges))
+
+        var current = source
+        var stepPhases: [PhaseSample] = []
+        var verification = VerificationSummary(passed: true, checked: 0, violations: [], notChecked: [])
+        var failure: String?
+        let versions = Array(checker.chain.drop { $0 != origin })
+        for (index, (from, to)) in zip(versions, versions.dropFirst()).enumerated() {
+            var step = CheckStep(
+                origin: origin, size: size, from: from, to: to, kind: "lightweight", mapping: nil, outcome: .refused,
+                seconds: nil, peakHeapBytes: nil, verifySeconds: nil, failure: nil)
+            defer {
+                steps.append(step)
+                event(step)
+            }
+            let mappingModels = checker.mappings.models.filter {
+                $0.sourceVersion == from && $0.destinationVersion == to
+            }
+            if !mappingModels.isEmpty {
+                step.kind = MigrationStepPlan.Kind.heavyweight.rawValue
+                step.mapping = mappingModels.map { $0.file ?? $0.name }.joined(separator: ", ")
+            }
+            if let (outcome, reason) = checker.blocked(from: from, to: to) {
+                step.outcome = outcome
+                step.failure = reason
+                failure = "\(from) → \(to): \(reason)"
+                break
+            }
+            let plan = try migrator.plan(from: from, to: to).steps[0]
+            let next = "\(folder)/step-\(index + 1).sqlite"
+            try FileManager.default.copyItem(atPath: current, toPath: next)
+            meter.begin(plan.name)
+            do {
+                try migrator.migrateStore(at: next, to: to)
+            } catch {
+                let sample = meter.end(objects: generated.totalObjects)
+                measure(sample)
+                step.seconds = sample?.wallSeconds
+                step.outcome = .failed
+                step.failure = "\(error)"
+                failure = "\(plan.name): \(error)"
+                failed(step)
+                break
+            }
+            guard let sample = meter.end(objects: generated.totalObjects) else { break }
+            measure(sample)
+            stepSeconds += sample.wallSeconds
+            stepPhases.append(sample)
+            step.seconds = sample.wallSeconds
+            step.peakHeapBytes = sample.heapPeakBytes
+            budgets(step)
+
+            meter.begin("verify \(plan.name)", group: plan.name)
+            let result = try ScenarioSetup.verify(
+                plan, history: history, mappingModels: checker.mappings.models, source: current, destination: next)
+            let verified = meter.end(objects: generated.totalObjects, edges: edges)
+            measure(verified)
+            step.verifySeconds = verified?.wallSeconds
+            verification.add(result, step: plan.name, checked: generated.totalObjects + edges)
+            step.outcome = result.passed ? .passed : .integrityFailure
+            if !result.passed { violations(result, step: step) }
+            if current != source { Store.remove(at: current) }
+            current = next
+        }
+        let sample = CellSample(
+            phases: Array(meter.samples[first...]), total: totalPhase(stepPhases), floorSeconds: 0,
+            steps: [], objects: generated.totalObjects, edges: edges, verification: verification, memorySeries: [])
+        meter.samples.removeSubrange(first...)
+        return cell(origin: origin, size: size, sample: sample, failure: failure)
+    }
+
+    private mutating func measure(_ sample: PhaseSample?) {
+        measuredSeconds += sample?.wallSeconds ?? 0
+    }
+
+    private func totalPhase(_ steps: [PhaseSample]) -> PhaseSample {
+        PhaseSample.combining(steps, name: "migration")
+    }
+
+    /// A finding for a step that threw, unless a finding already says why it must (such as `needsValue`).
+    private mutating func failed(_ step: CheckStep) {
+        let explained = (checker.staticFindings + findings).contains {
+            $0.severity == .error && $0.from == step.from && $0.to == step.to
+        }
+        guard !explained else { return }
+        findings.append(
+            Finding(
+                code: "migrationFailed", severity: .error, from: step.from, to: step.to, entity: nil, property: nil,
+                message: "the step failed on a store generated at \(step.origin) with \(step.size) objects per "
+                    + "entity: \(step.failure ?? "")"))
+    }
+
+    private mutating func violations(_ result: VerificationResult, step: CheckStep) {
+        for group in result.violations {
+            findings.append(
+                Finding(
+                    code: "verificationFailed", severity: .error, from: step.from, to: step.to, entity: group.entity,
+                    property: group.property,
+                    message: "the migrated store fails verification (\(group.kind.rawValue), \(group.count) "
+                        + "object(s) or edge(s); store generated at \(step.origin), \(step.size) objects per entity)"
+                        + (group.examples.first.map { ": \($0.detail)" } ?? "")))
+        }
+    }
+
+    private mutating func budgets(_ step: CheckStep) {
+        if let limit = checker.options.maxStepSeconds, let seconds = step.seconds, seconds > limit {
+            findings.append(
+                Finding(
+                    code: Finding.timeBudgetCode, severity: .error, from: step.from, to: step.to, entity: nil,
+                    property: nil,
+                    message: String(
+                        format: "the step took %.3f s, over its budget of %.3f s (store generated at %@, %d objects "
+                            + "per entity)", seconds, limit, step.origin, step.size)))
+        }
+        if let limit = checker.options.maxStepHeapBytes, let peak = step.peakHeapBytes, peak > limit {
+            findings.append(
+                Finding(
+                    code: Finding.memoryBudgetCode, severity: .error, from: step.from, to: step.to, entity: nil,
+                    property: nil,
+                    message: "the step's heap peaked at \(peak) bytes, over its budget of \(limit) bytes (store "
+                        + "generated at \(step.origin), \(step.size) objects per entity)"))
+        }
+    }
+
+    private func cell(origin: String, size: Int, sample: CellSample, failure: String?) -> Cell {
+        let name = ModelChecker.scenarioName(origin)
+        let spec = CellSpec(
+            scenarioFile: checker.modelPath, scenario: name, size: size,
+            mode: CellMode(passes: .single, storage: migrator.options.storage, path: .chained))
+        let scenario = Scenario(
+            name: name, title: name, description: "", file: checker.modelPath, model: checker.modelPath,
+            chain: [], mappings: [], policies: checker.options.bindings, dataset: checker.options.dataset,
+            store: nil, quickSizes: [size], fullSizes: [size], modes: ModeMatrix(), crossPass: .resolve,
+            quickRepetitions: 1, fullRepetitions: 1, integrity: .clean, budgets: [])
+        var cell = CellAggregation.cell(
+            spec, scenario: scenario, samples: [sample], failure: failure.map { (.error, $0) })
+        cell.floor = nil
+        return cell
+    }
+}

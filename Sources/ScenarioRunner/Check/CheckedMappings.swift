@@ -1,0 +1,93 @@
+import Foundation
+public import MappingModel
+public import ObjectModel
+import ReportModel
+
+/// The mapping models a check migrates with — those given (files or folders) and those found beside an Xcode
+/// bundle — and what is wrong with them: stale ones (Core Data skips them), ones that skip versions or go
+/// backwards.
+struct CheckedMappings {
+    /// The mapping models that identify steps of the history.
+    var models: [MappingModel] = []
+    /// The findings about mapping models.
+    var findings: [Finding] = []
+
+    /// Suffixes of the files read from a folder given as a mapping.
+    static let suffixes = [".xcmappingmodel", ".cdm", ".yaml", ".yml", ".json"]
+
+    /// Reads the mapping files in `paths` (a folder stands for the mapping files in it and below), then
+    /// those found beside the bundle at `modelPath`.
+    ///
+    /// - Throws: ``MappingError`` for a file that cannot be read.
+    init(paths: [String], history: ModelHistory, modelPath: String, bindings: PolicyBindings) throws {
+        var usable: [String] = []
+        for path in try paths.flatMap(Self.files) {
+            let model = try MappingModelLoader.load(path: path)
+            if model.identifiesVersionsByHash && model.versionMatch(in: history).isStale {
+                findings.append(Self.stale(model, file: path, history: history))
+            } else {
+                usable.append(path)
+            }
+        }
+        var staleFound: [String] = []
+        models = try MappingModelLoader.load(
+            paths: usable, for: history, modelPath: modelPath, bindings: bindings,
+            stale: { staleFound.append($0.file ?? "") })
+        for file in staleFound {
+            findings.append(Self.stale(try MappingModelLoader.load(path: file), file: file, history: history))
+        }
+        findings += models.compactMap { Self.direction(of: $0, in: history) }
+    }
+
+    /// The files a `--mapping` path stands for: itself, or the mapping files in a folder, in path order.
+    static func files(_ path: String) throws -> [String] {
+        var isFolder: ObjCBool = false
+        guard !path.hasSuffix(".xcmappingmodel"), !path.hasSuffix(".xcmappingmodel/"),
+            FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue
+        else { return [path] }
+        var found: [String] = []
+        let enumerator = FileManager.default.enumerator(atPath: path)
+        while let relative = enumerator?.nextObject() as? String {
+            guard suffixes.contains(where: relative.hasSuffix) else { continue }
+            found.append((path as NSString).appendingPathComponent(relative))
+            if relative.hasSuffix(".xcmappingmodel") { enumerator?.skipDescendants() }
+        }
+        guard !found.isEmpty else {
+            throw MappingError(
+                .unreadableFile, "the folder holds no mapping model (\(suffixes.joined(separator: ", ")))", file: path)
+        }
+        return found.sorted()
+    }
+
+    private static func stale(_ model: MappingModel, file: String, history: ModelHistory) -> Finding {
+        let match = model.versionMatch(in: history)
+        let side = match.source.version == nil ? match.source : match.destination
+        let entities = side.differingEntities
+        return Finding(
+            code: "staleMappingModel", severity: .error, from: match.source.named, to: match.destination.named,
+            entity: entities.count == 1 ? entities[0] : nil, property: nil,
+            message: "\(file): the mapping model '\(model.name)' matches no version of the model by entity hashes "
+                + "(entities that differ: \(entities.joined(separator: ", "))): Core Data skips it and infers the "
+                + "step, so its mappings and policies never run; make it again from the versions as they are now")
+    }
+
+    /// A finding for a mapping model that skips versions of the history or goes backwards, or nil.
+    private static func direction(of model: MappingModel, in history: ModelHistory) -> Finding? {
+        guard let from = model.sourceVersion, let to = model.destinationVersion,
+            let source = history.index(of: from), let destination = history.index(of: to),
+            destination != source + 1
+        else { return nil }
+        let file = model.file ?? model.name
+        if destination <= source {
+            return Finding(
+                code: "backwardMappingModel", severity: .warning, from: from, to: to, entity: nil, property: nil,
+                message: "\(file): the mapping model goes from '\(from)' back to '\(to)': no migration to a later "
+                    + "version runs it (were its source and destination models swapped?)")
+        }
+        let skipped = history.versions[(source + 1)..<destination].map(\.name)
+        return Finding(
+            code: "mappingModelSkipsVersions", severity: .warning, from: from, to: to, entity: nil, property: nil,
+            message: "\(file): the mapping model skips \(skipped.joined(separator: ", ")): a migration step by step "
+                + "never runs it, only a store at '\(from)' migrated straight to '\(to)'")
+    }
+}

@@ -1,0 +1,116 @@
+import MappingModel
+import MigrationEngine
+import ObjectModel
+public import ReportModel
+
+extension ModelChecker {
+    /// Why the step `from` → `to` cannot run, if it cannot: Core Data refuses it (no mapping model, and none
+    /// can be inferred), or its mapping models do not compile (such as a policy class bound to nothing).
+    func blocked(from: String, to: String) -> (outcome: CheckStep.Outcome, reason: String)? {
+        blocked[Link(from: from, to: to)]
+    }
+
+    /// What the model and its mapping models say before any store is migrated: versions with identical hashes,
+    /// and for each step without a mapping model, what Core Data's inference refuses, fails on or loses.
+    static func modelFindings(
+        history: ModelHistory, chain: [String], mappingModels: [MappingModel], policies: PolicyRegistry
+    ) -> (findings: [Finding], blocked: [Link: (outcome: CheckStep.Outcome, reason: String)]) {
+        var findings: [Finding] = []
+        var blocked: [Link: (outcome: CheckStep.Outcome, reason: String)] = [:]
+        let versions = chain.compactMap { history.version(named: $0) }
+        for (index, earlier) in versions.enumerated() {
+            for later in versions[(index + 1)...] where later.versionHashes == earlier.versionHashes {
+                findings.append(identical(earlier, later))
+            }
+        }
+        for (source, destination) in zip(versions, versions.dropFirst()) {
+            let link = Link(from: source.name, to: destination.name)
+            let models = mappingModels.filter { $0.sourceVersion == link.from && $0.destinationVersion == link.to }
+            if !models.isEmpty {
+                do {
+                    _ = try MigrationManager(source: source, destination: destination, policies: policies)
+                        .compile(models)
+                } catch {
+                    blocked[link] = (.failed, "its mapping model does not compile: \(error)")
+                    findings.append(
+                        Finding(
+                            code: "invalidMappingModel", severity: .error, from: link.from, to: link.to,
+                            entity: nil, property: nil,
+                            message: "the mapping model cannot run: \(error)"))
+                }
+                continue
+            }
+            do {
+                let plan = try MappingInference.plan(from: source, to: destination)
+                findings += plan.changes.compactMap { finding(for: $0, link: link) }
+            } catch {
+                blocked[link] = (.refused, "no mapping model, and Core Data cannot infer one")
+                findings += error.problems.map { problem in
+                    Finding(
+                        code: "needsMappingModel", severity: .error, from: link.from, to: link.to,
+                        entity: problem.entity, property: problem.property,
+                        message: "Core Data refuses to infer this step (134190, \(problem.rule.rawValue): "
+                            + "\(problem.detail)): add a mapping model for \(link.from) → \(link.to)")
+                }
+            }
+        }
+        return (findings, blocked)
+    }
+
+    private static func finding(for change: LightweightChange, link: Link) -> Finding? {
+        switch change.change {
+        case .needsValue:
+            Finding(
+                code: "needsValue", severity: .error, from: link.from, to: link.to, entity: change.entity,
+                property: change.property,
+                message: "inferred, but fails on every device whose store holds such objects (Core Data's 134110): "
+                    + "\(change.detail); give it a default value, or a mapping model that sets it")
+        case .dataLoss:
+            Finding(
+                code: "dataLoss", severity: .error, from: link.from, to: link.to, entity: change.entity,
+                property: change.property,
+                message: "inferred, and silently loses data: \(change.detail); set a renaming identifier, or add a "
+                    + "mapping model that carries the values over")
+        default:
+            nil
+        }
+    }
+
+    /// Two versions with the same entity hashes: Core Data sees no change between them, so a store at the
+    /// earlier is never migrated to the later, and renaming identifiers the later sets are never applied.
+    private static func identical(_ earlier: ModelVersion, _ later: ModelVersion) -> Finding {
+        let renamings = later.entities.flatMap { entity in
+            let before = earlier.entity(named: entity.name)
+            var names: [String] = []
+            if entity.renamingIdentifier != before?.renamingIdentifier && entity.renamingIdentifier != nil {
+                names.append(entity.name)
+            }
+            for attribute in entity.attributes where attribute.renamingIdentifier != nil {
+                let old = before?.attributes.first { $0.name == attribute.name }?.renamingIdentifier
+                if old != attribute.renamingIdentifier { names.append("\(entity.name).\(attribute.name)") }
+            }
+            for relationship in entity.relationships where relationship.renamingIdentifier != nil {
+                let old = before?.relationships.first { $0.name == relationship.name }?.renamingIdentifier
+                if old != relationship.renamingIdentifier { names.append("\(entity.name).\(relationship.name)") }
+            }
+            return names
+        }
+        let subject = renamings.count == 1 ? renamings[0].split(separator: ".").map(String.init) : []
+        let message =
+            renamings.isEmpty
+            ? "the two versions have identical entity hashes: Core Data sees no change between them, and places "
+                + "a store of either at '\(earlier.name)'"
+            : "the two versions have identical entity hashes, so Core Data never migrates between them: the "
+                + "renaming identifiers '\(later.name)' sets (\(renamings.joined(separator: ", "))) are never "
+                + "applied; change a hash (a versionHashModifier) or move them to a version that changes the schema"
+        return Finding(
+            code: "identicalVersionHashes", severity: renamings.isEmpty ? .warning : .error, from: earlier.name,
+            to: later.name, entity: subject.first, property: subject.count > 1 ? subject[1] : nil, message: message)
+    }
+}
+
+/// A step between two versions.
+struct Link: Hashable, Sendable {
+    let from: String
+    let to: String
+}
