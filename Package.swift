@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "ObjectModel", targets: ["ObjectModel"]),
         .library(name: "PersistentStore", targets: ["PersistentStore"]),
         .library(name: "DataGeneration", targets: ["DataGeneration"]),
+        .library(name: "MigrationTesting", targets: ["MigrationTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -71,6 +72,15 @@ let package = Package(
             ]
         ),
 
+        // The library for an app's own migration tests.
+        .target(
+            name: "MigrationTesting",
+            dependencies: [
+                "DataGeneration", "Instrumentation", "IntegrityVerification", "MappingModel", "MigrationEngine",
+                "ObjectModel", "PersistentStore", "ReportModel", "ScenarioRunner", "SQLiteDatabase",
+            ]
+        ),
+
         // The command-line tool; the only target that links jemalloc.
         .executableTarget(
             name: "MigrationBenchCLI",
@@ -129,6 +139,7 @@ let package = Package(
             name: "ScenarioRunnerTests",
             dependencies: ["ScenarioRunner", "MigrationEngine", "MappingModel", "ReportModel"]),
         .testTarget(name: "MigrationBenchCLITests", dependencies: ["MigrationBenchCLI"]),
+        .testTarget(name: "MigrationTestingTests", dependencies: ["MigrationTesting", "TestFixtures"]),
     ]
 )
 

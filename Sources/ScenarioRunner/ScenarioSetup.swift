@@ -1,11 +1,11 @@
 import DataGeneration
-import IntegrityVerification
-import MappingModel
+package import IntegrityVerification
+package import MappingModel
 public import MigrationEngine
-import ObjectModel
+package import ObjectModel
 
 /// A scenario's files, loaded and checked: the model history, the dataset, the mapping models.
-struct ScenarioSetup {
+package struct ScenarioSetup {
     let scenario: Scenario
     let history: ModelHistory
     let dataset: Dataset
@@ -33,7 +33,7 @@ struct ScenarioSetup {
     }
 
     /// Checks the store `step` made at `destination` against `source`, as ``verify(_:source:destination:)``.
-    static func verify(
+    package static func verify(
         _ step: MigrationStepPlan, history: ModelHistory, mappingModels: [MappingModel], source: String,
         destination: String
     ) throws -> VerificationResult {

@@ -1,0 +1,154 @@
+import DataGeneration
+import Foundation
+import Instrumentation
+@_exported public import IntegrityVerification
+@_exported public import MappingModel
+@_exported public import MigrationEngine
+@_exported public import ObjectModel
+@_exported public import ReportModel
+import ScenarioRunner
+
+/// An app's model with its mapping models and policies, for the app's own migration tests: make a store at
+/// any version, with given or generated objects; migrate it as the app would; read objects back and verify.
+///
+/// ```swift
+/// let model = try MigrationTestModel(model: "Sources/App/Model.xcdatamodeld", policies: bindings)
+/// try model.withStore(at: "Model") { store in
+///     let author = try store.insert("Author", ["name": .string("Ada")])
+///     try store.insert("Book", ["title": .string("Notes")], relationships: ["author": [author]])
+///     let migration = try store.migrate()            // to the current version, step by step, each step verified
+///     #expect(migration.passed)
+///     #expect(try store.values("Book", keyPath: "author.name") == [.string("Ada")])
+/// }
+/// ```
+public struct MigrationTestModel: Sendable {
+    /// The model file, when the model was read from one.
+    public let path: String?
+    /// The model's versions.
+    public let history: ModelHistory
+    /// The mapping models for heavyweight steps: those given and, for an Xcode bundle, those beside it.
+    public let mappingModels: [MappingModel]
+    /// The policies and functions the mapping models may name: the built-in ones and the app's own.
+    public let policies: PolicyRegistry
+    /// How the Xcode mapping models' policy classes are bound to registered policies.
+    public let bindings: PolicyBindings
+
+    /// Reads the model at `path` (an Xcode `.xcdatamodeld` bundle or a YAML/JSON model file) and the mapping
+    /// models at `mappings` (YAML/JSON, `.xcmappingmodel` or `.cdm`); an Xcode bundle's own mapping models,
+    /// beside it, are found by hash as Core Data finds them.
+    ///
+    /// - Parameters:
+    ///   - policies: the policies the mapping models name; register the app's own with
+    ///     `PolicyRegistry.register(_:factory:)` or `register(_:for:function:)`.
+    ///   - bindings: the policy classes of Xcode mapping models bound to registered policies.
+    /// - Throws: a ``ModelError`` or ``MappingError`` naming the file, line and field.
+    public init(
+        model path: String, mappings: [String] = [], policies: PolicyRegistry = .builtIn(),
+        bindings: PolicyBindings = PolicyBindings()
+    ) throws {
+        let history = try ModelLoader.load(path: path)
+        self.path = path
+        self.history = history
+        self.mappingModels = try MappingModelLoader.load(
+            paths: mappings, for: history, modelPath: path, bindings: bindings)
+        self.policies = policies
+        self.bindings = bindings
+    }
+
+    /// A model built in Swift, with mapping models built or read elsewhere.
+    public init(
+        history: ModelHistory, mappingModels: [MappingModel] = [], policies: PolicyRegistry = .builtIn()
+    ) {
+        self.path = nil
+        self.history = history
+        self.mappingModels = mappingModels
+        self.policies = policies
+        self.bindings = PolicyBindings()
+    }
+
+    /// Creates an empty store at `version` at `path`, for objects to be inserted into.
+    ///
+    /// - Throws: ``MigrationTestError`` for an unknown version, a `StoreError` when the file cannot be made.
+    public func makeStore(at path: String, version: String) throws -> TestStore {
+        try TestStore(creatingAt: path, version: try requireVersion(version), model: self)
+    }
+
+    /// Generates a store at `version` at `path` with `size` objects of every concrete entity, values and
+    /// relationships made from `seed`: the same seed gives the same store.
+    public func generateStore(at path: String, version: String, size: Int, seed: UInt64 = 1) throws -> TestStore {
+        let generator = try StoreGenerator(
+            version: try requireVersion(version), dataset: Dataset(seed: seed), size: size)
+        _ = try generator.generate(at: path)
+        return try TestStore(existingAt: path, version: try requireVersion(version), model: self)
+    }
+
+    /// Runs `body` with an empty store at `version` in a new temporary folder, removed afterwards (also when
+    /// `body` throws).
+    public func withStore<R>(at version: String, _ body: (TestStore) throws -> R) throws -> R {
+        try withTemporaryFolder { folder in try body(try makeStore(at: "\(folder)/test.sqlite", version: version)) }
+    }
+
+    /// Runs `body` with a generated store at `version` (see ``generateStore(at:version:size:seed:)``) in a new
+    /// temporary folder, removed afterwards.
+    public func withGeneratedStore<R>(
+        at version: String, size: Int, seed: UInt64 = 1, _ body: (TestStore) throws -> R
+    ) throws -> R {
+        try withTemporaryFolder { folder in
+            try body(try generateStore(at: "\(folder)/test.sqlite", version: version, size: size, seed: seed))
+        }
+    }
+
+    /// `migration-bench check` from a test: a generated store of every version migrated step by step to
+    /// `target` (the current version by default), verified, with the findings.
+    ///
+    /// - Parameter mappings: mapping files or folders besides those found beside an Xcode bundle.
+    /// - Throws: ``MigrationTestError`` for a model not read from a file.
+    public func check(sizes: [Int] = [100], to target: String? = nil, mappings: [String] = []) throws -> ModelCheck {
+        guard let path else {
+            throw MigrationTestError("check reads the model from its file: make the model with init(model:)")
+        }
+        var options = ModelChecker.Options()
+        options.sizes = sizes
+        options.target = target
+        options.mappings = mappings
+        options.bindings = bindings
+        options.policies = policies
+        let checker = try ModelChecker(modelPath: path, history: history, options: options)
+        return try withTemporaryFolder { folder in
+            try checker.run(heap: UnavailableHeapStatistics(), folder: folder).check
+        }
+    }
+
+    /// A migrator over the model's versions with its mapping models and policies.
+    func migrator() throws -> StoreMigrator {
+        var migrator = try StoreMigrator(history: history, mappingModels: mappingModels)
+        migrator.policies = policies
+        return migrator
+    }
+
+    func requireVersion(_ name: String) throws -> ModelVersion {
+        guard let version = history.version(named: name) else {
+            throw MigrationTestError(
+                "the model has no version '\(name)' (it has: \(history.versions.map(\.name).joined(separator: ", ")))")
+        }
+        return version
+    }
+
+    private func withTemporaryFolder<R>(_ body: (String) throws -> R) throws -> R {
+        let folder = FileManager.default.temporaryDirectory
+            .appendingPathComponent("migration-test-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        return try body(folder)
+    }
+}
+
+/// A misuse of a test store that names what is wrong: an unknown version, entity or property.
+public struct MigrationTestError: Error, Sendable, CustomStringConvertible {
+    /// What is wrong.
+    public let description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}
