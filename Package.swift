@@ -139,7 +139,8 @@ let package = Package(
             name: "ScenarioRunnerTests",
             dependencies: ["ScenarioRunner", "MigrationEngine", "MappingModel", "ReportModel"]),
         .testTarget(name: "MigrationBenchCLITests", dependencies: ["MigrationBenchCLI"]),
-        .testTarget(name: "MigrationTestingTests", dependencies: ["MigrationTesting", "TestFixtures"]),
+        .testTarget(
+            name: "MigrationTestingTests", dependencies: ["MigrationTesting", "PersistentStore", "TestFixtures"]),
     ]
 )
 
