@@ -137,7 +137,10 @@ let package = Package(
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "ReportModel"], resources: [.copy("Golden")]),
         .testTarget(
             name: "ScenarioRunnerTests",
-            dependencies: ["ScenarioRunner", "MigrationEngine", "MappingModel", "ReportModel"]),
+            dependencies: [
+                "ScenarioRunner", "MigrationEngine", "MappingModel", "ObjectModel", "ReportModel", "Instrumentation",
+                "TestFixtures",
+            ]),
         .testTarget(name: "MigrationBenchCLITests", dependencies: ["MigrationBenchCLI"]),
         .testTarget(
             name: "MigrationTestingTests", dependencies: ["MigrationTesting", "PersistentStore", "TestFixtures"]),

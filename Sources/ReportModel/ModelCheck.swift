@@ -114,7 +114,8 @@ public struct CheckStep: Sendable, Hashable, Codable {
     public var from: String
     /// The version the step ends at.
     public var to: String
-    /// `lightweight` or `heavyweight`.
+    /// `lightweight`, `heavyweight`, or `none` between versions with identical entity hashes (Core Data runs
+    /// nothing).
     public var kind: String
     /// The mapping models the step ran (names, joined), or nil for an inferred mapping.
     public var mapping: String?

@@ -61,6 +61,11 @@ struct ChainRunner {
                 step.kind = MigrationStepPlan.Kind.heavyweight.rawValue
                 step.mapping = mappingModels.map { $0.file ?? $0.name }.joined(separator: ", ")
             }
+            if checker.isIdentical(from: from, to: to) {
+                step.kind = "none"  // the store is already at `to` as far as Core Data can tell
+                step.outcome = .passed
+                continue
+            }
             if let (outcome, reason) = checker.blocked(from: from, to: to) {
                 step.outcome = outcome
                 step.failure = reason

@@ -4,6 +4,11 @@ import ObjectModel
 public import ReportModel
 
 extension ModelChecker {
+    /// Whether the two versions have identical entity hashes, so that Core Data migrates nothing between them.
+    func isIdentical(from: String, to: String) -> Bool {
+        history.version(named: from)?.versionHashes == history.version(named: to)?.versionHashes
+    }
+
     /// Why the step `from` → `to` cannot run, if it cannot: Core Data refuses it (no mapping model, and none
     /// can be inferred), or its mapping models do not compile (such as a policy class bound to nothing).
     func blocked(from: String, to: String) -> (outcome: CheckStep.Outcome, reason: String)? {
@@ -23,7 +28,9 @@ extension ModelChecker {
                 findings.append(identical(earlier, later))
             }
         }
-        for (source, destination) in zip(versions, versions.dropFirst()) {
+        // Versions with identical hashes are one to Core Data: nothing runs between them.
+        for (source, destination) in zip(versions, versions.dropFirst())
+        where source.versionHashes != destination.versionHashes {
             let link = Link(from: source.name, to: destination.name)
             let models = mappingModels.filter { $0.sourceVersion == link.from && $0.destinationVersion == link.to }
             if !models.isEmpty {

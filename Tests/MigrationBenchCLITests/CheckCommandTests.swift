@@ -1,0 +1,86 @@
+import Foundation
+import Testing
+
+/// `check` through the built executable: findings, exit codes, JSON and reports.
+@Suite("check command")
+struct CheckCommandTests {
+    /// The shop model's V1 → V2 renames `Review.stars` to `rating` without a renaming identifier: inferred, it
+    /// loses the stars and fails on every review; its mapping model carries them over.
+    @Test func findingsFailAndTheMappingModelFixesThem() throws {
+        try Executable.withTemporaryFolder { folder in
+            let bare = try Executable.run(
+                ["check", "Scenarios/models/shop.yaml", "--sizes", "20", "--json"], in: folder)
+            #expect(bare.status == 2, "\(bare.error)")
+            let json = try bare.json()
+            #expect(json["model"] as? String == "Scenarios/models/shop.yaml")
+            #expect(json["current"] as? String == "V2")
+            let findings = try #require(json["findings"] as? [[String: Any]])
+            let review = findings.filter { $0["entity"] as? String == "Review" }
+            #expect(review.map { "\($0["code"]!) \($0["property"]!)" } == ["needsValue rating", "dataLoss stars"])
+            for finding in findings {
+                #expect(Set(finding.keys) == ["code", "severity", "from", "to", "entity", "property", "message"])
+                #expect(finding["severity"] as? String == "error" && finding["from"] as? String == "V1")
+            }
+            let steps = try #require(json["steps"] as? [[String: Any]])
+            #expect(steps.count == 1 && steps[0]["outcome"] as? String == "failed")
+
+            let fixed = try Executable.run(
+                [
+                    "check", "Scenarios/models/shop.yaml", "--mapping", "Scenarios/mappings/shop-v1-v2.yaml",
+                    "--sizes", "20,200", "--json",
+                ], in: folder)
+            #expect(fixed.status == 0, "\(fixed.error)")
+            let clean = try fixed.json()
+            #expect((clean["findings"] as? [Any])?.isEmpty == true)
+            let ran = try #require(clean["steps"] as? [[String: Any]])
+            #expect(ran.map { $0["size"] as? Int } == [20, 200])
+            for step in ran {
+                #expect(step["kind"] as? String == "heavyweight" && step["outcome"] as? String == "passed")
+                #expect((step["mapping"] as? String)?.hasSuffix("shop-v1-v2.yaml") == true)
+                #expect((step["seconds"] as? Double ?? 0) > 0)
+                #expect((step["peakHeapBytes"] as? Int ?? 0) > 0, "the executable links jemalloc")
+            }
+        }
+    }
+
+    /// The reports: findings first, a JUnit failure per error finding.
+    @Test func reportsCarryTheFindings() throws {
+        try Executable.withTemporaryFolder { folder in
+            let out = folder.appendingPathComponent("reports")
+            let run = try Executable.run(
+                ["check", "Scenarios/models/school.yaml", "--sizes", "20", "--out", out.path], in: folder)
+            #expect(run.status == 2, "\(run.error)")
+            #expect(run.output.contains("error: needsValue: V1 → V2: Student.fullName"))
+            let latest = out.appendingPathComponent("latest")
+            let report =
+                try JSONSerialization.jsonObject(
+                    with: Data(contentsOf: latest.appendingPathComponent("report.json"))) as? [String: Any]
+            let check = try #require(report?["check"] as? [String: Any])
+            #expect((check["findings"] as? [Any])?.count == 2)
+            #expect(((report?["verdict"] as? [String: Any])?["exitCode"] as? Int) == 2)
+            let junit = try String(contentsOf: latest.appendingPathComponent("junit.xml"), encoding: .utf8)
+            #expect(junit.contains(#"<testsuite name="findings" tests="2" failures="2""#))
+            let summary = try String(contentsOf: latest.appendingPathComponent("summary.md"), encoding: .utf8)
+            #expect(summary.contains("### Findings"))
+            let html = try String(contentsOf: latest.appendingPathComponent("index.html"), encoding: .utf8)
+            #expect(html.contains("Steps, version by version") && html.contains("needsValue"))
+        }
+    }
+
+    @Test func aBudgetExceededExitsThreeAndBadInputOne() throws {
+        try Executable.withTemporaryFolder { folder in
+            let slow = try Executable.run(
+                ["check", "Scenarios/models/library.yaml", "--sizes", "20", "--max-step-seconds", "0"], in: folder)
+            #expect(slow.status == 3, "\(slow.error)")
+            #expect(slow.output.contains("error: overTimeBudget: V1 → V2"))
+            let heap = try Executable.run(
+                ["check", "Scenarios/models/library.yaml", "--sizes", "20", "--max-step-heap", "1KiB"], in: folder)
+            #expect(heap.status == 3 && heap.output.contains("overMemoryBudget"), "\(heap.output)")
+            let missing = try Executable.run(["check", "no-such-model.yaml"], in: folder)
+            #expect(
+                missing.status == 1 && missing.errorLines.count == 1 && missing.error.contains("no-such-model.yaml"))
+            let sizes = try Executable.run(["check", "Scenarios/models/library.yaml", "--sizes", "ten"], in: folder)
+            #expect(sizes.status == 1 && sizes.error.contains("--sizes"))
+        }
+    }
+}

@@ -1,0 +1,154 @@
+import Foundation
+import Instrumentation
+import MappingModel
+import ObjectModel
+import ReportModel
+import ScenarioRunner
+import TestFixtures
+import Testing
+
+/// Each finding of `check`, provoked by a small model history written for it.
+@Suite("check findings")
+struct ModelCheckerTests {
+    struct Case: Sendable, CustomStringConvertible {
+        let name: String
+        /// The entities of each version, as YAML lines under `entities:`.
+        let versions: [String]
+        /// A YAML mapping file, if any.
+        var mapping: String?
+        var maxStepSeconds: Double?
+        let findings: [String]
+        let exitCode: Int
+        var description: String { name }
+    }
+
+    static func book(_ attributes: String) -> String {
+        "      - name: Book\n        attributes: [\(attributes)]\n"
+    }
+
+    static let cases: [Case] = [
+        Case(
+            name: "clean",
+            versions: [
+                book("{ name: title, type: String }"),
+                book(
+                    "{ name: title, type: String }, "
+                        + "{ name: isbn, type: String, optional: true }"),
+            ], findings: [], exitCode: 0),
+        Case(
+            name: "a new required value without default",
+            versions: [
+                book("{ name: title, type: String }"),
+                book("{ name: title, type: String }, { name: isbn, type: String }"),
+            ],
+            findings: ["error needsValue V1 → V2 Book.isbn"], exitCode: 2),
+        Case(
+            name: "a rename without renaming identifier",
+            versions: [book("{ name: title, type: String }"), book("{ name: heading, type: String, optional: true }")],
+            findings: ["error dataLoss V1 → V2 Book.title"], exitCode: 2),
+        Case(
+            name: "an incompatible type change",
+            versions: [book("{ name: pages, type: String }"), book("{ name: pages, type: Integer 16 }")],
+            findings: ["error needsMappingModel V1 → V2 Book.pages"], exitCode: 2),
+        Case(
+            name: "identical versions",
+            versions: [book("{ name: title, type: String }"), book("{ name: title, type: String, default: x }")],
+            findings: ["warning identicalVersionHashes V1 → V2"], exitCode: 0),
+        Case(
+            name: "identical versions, the later renaming",
+            versions: [
+                book("{ name: title, type: String }"),
+                book("{ name: title, type: String, renamingIdentifier: heading }"),
+            ], findings: ["error identicalVersionHashes V1 → V2 Book.title"], exitCode: 2),
+        Case(
+            name: "a mapping model that skips a version",
+            versions: [
+                book("{ name: title, type: String }"), book("{ name: title, type: String, optional: true }"),
+                book(
+                    "{ name: title, type: String, optional: true }, { name: pages, type: Integer 32, optional: true }"),
+            ],
+            mapping: """
+                sourceVersion: V1
+                destinationVersion: V3
+                entityMappings: [{ kind: copy, source: Book, destination: Book, attributes: { title: $source.title } }]
+                """, findings: ["warning mappingModelSkipsVersions V1 → V3"], exitCode: 0),
+        Case(
+            name: "a step over its time budget",
+            versions: [book("{ name: title, type: String }"), book("{ name: title, type: String, optional: true }")],
+            maxStepSeconds: 0, findings: ["error overTimeBudget V1 → V2"], exitCode: 3),
+    ]
+
+    static func lines(_ check: ModelCheck) -> [String] {
+        check.findings.map {
+            [$0.severity.rawValue, $0.code, $0.steps, $0.subject].filter { !$0.isEmpty }.joined(separator: " ")
+        }
+    }
+
+    static func withFolder<R>(_ body: (URL) throws -> R) throws -> R {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("check-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        return try body(folder)
+    }
+
+    static func run(_ checker: ModelChecker, in folder: URL) throws -> ModelChecker.Outcome {
+        try checker.run(heap: UnavailableHeapStatistics(), folder: folder.appendingPathComponent("work").path)
+    }
+
+    @Test(arguments: cases)
+    func eachFindingIsReportedWhereItIs(_ example: Case) throws {
+        try Self.withFolder { folder in
+            let model = folder.appendingPathComponent("model.yaml")
+            let text = example.versions.enumerated().map { "  - name: V\($0.offset + 1)\n    entities:\n\($0.element)" }
+            try ("versions:\n" + text.joined()).write(to: model, atomically: true, encoding: .utf8)
+            var options = ModelChecker.Options()
+            options.sizes = [30]
+            options.maxStepSeconds = example.maxStepSeconds
+            if let mapping = example.mapping {
+                let mappings = folder.appendingPathComponent("mappings")
+                try FileManager.default.createDirectory(at: mappings, withIntermediateDirectories: true)
+                try mapping.write(to: mappings.appendingPathComponent("v1-v3.yaml"), atomically: true, encoding: .utf8)
+                options.mappings = [mappings.path]  // a folder stands for the mapping files in it
+            }
+            let checker = try ModelChecker(
+                modelPath: model.path, history: try ModelLoader.load(path: model.path), options: options)
+            let outcome = try Self.run(checker, in: folder)
+            #expect(Self.lines(outcome.check) == example.findings, "\(outcome.check.findings.map(\.message))")
+            let verdict = Verdict.decide(cells: outcome.cells, findings: outcome.check.findings)
+            #expect(verdict.exitCode == example.exitCode)
+            // Every consecutive step runs on its own, from a store generated at its first version.
+            let versions = example.versions.count
+            #expect(outcome.check.steps.count { $0.origin == $0.from } == versions - 1)
+        }
+    }
+
+    /// A stale Xcode mapping model given for another model: Core Data would skip it.
+    @Test func aMappingModelForOtherVersionsIsStale() throws {
+        try Self.withFolder { folder in
+            let bundle = Fixtures.coreDataPlus.appendingPathComponent("SampleModel3/SampleModel3.xcdatamodeld").path
+            var options = ModelChecker.Options()
+            options.sizes = [10]
+            options.target = "SampleModel3_v2"
+            options.mappings = [Fixtures.mappingModels.appendingPathComponent("Migration1to2.xcmappingmodel").path]
+            let checker = try ModelChecker(
+                modelPath: bundle, history: try ModelLoader.load(path: bundle), options: options)
+            let check = try Self.run(checker, in: folder).check
+            #expect(check.findings.map(\.code) == ["staleMappingModel"])
+            #expect(check.findings.first?.message.contains("Migration1to2") == true)
+            #expect(check.steps.map(\.outcome) == [.passed])
+        }
+    }
+
+    @Test func aStoreAtTheTargetNeedsNoStep() throws {
+        try Self.withFolder { folder in
+            let bundle = Fixtures.modelBundle.path
+            var options = ModelChecker.Options()
+            options.sizes = [10]
+            options.target = "CoreDataMigration_Example"
+            let checker = try ModelChecker(
+                modelPath: bundle, history: try ModelLoader.load(path: bundle), options: options)
+            let outcome = try Self.run(checker, in: folder)
+            #expect(outcome.check.steps.isEmpty && outcome.cells.isEmpty && outcome.check.findings.isEmpty)
+        }
+    }
+}
