@@ -77,7 +77,8 @@ public final class Store {
 
     /// Removes the store file at `path` and its SQLite sidecars (`-wal`, `-shm`, `-journal`), where present.
     public static func remove(at path: String) {
-        for suffix in ["", "-wal", "-shm", "-journal"] {
+        // Only files that exist: a failed removal costs an error object, which is slow to make on Linux.
+        for suffix in ["", "-wal", "-shm", "-journal"] where FileManager.default.fileExists(atPath: path + suffix) {
             try? FileManager.default.removeItem(atPath: path + suffix)
         }
     }

@@ -40,8 +40,10 @@ struct CheckReport {
             "\(verdict.passed ? "PASSED" : "FAILED") — \(check.model) to \(check.current): \(check.steps.count) "
                 + "step(s) run, \(errors) error(s), \(check.findings.count - errors) warning(s); "
                 + String(
-                    format: "migrations %.2f s, check's own overhead %.2f s; exit code %d", outcome.stepSeconds,
-                    outcome.overheadSeconds, verdict.exitCode))
+                    format: "migrations %.2f s, verifications %.2f s, check's own overhead %.2f s (%.1f%% of them); "
+                        + "exit code %d", outcome.stepSeconds, outcome.verifySeconds, outcome.overheadSeconds,
+                    100 * outcome.overheadSeconds / max(outcome.stepSeconds + outcome.verifySeconds, 1e-9),
+                    verdict.exitCode))
         lines += files.map { "  \($0)" }
         return lines.joined(separator: "\n")
     }

@@ -44,10 +44,13 @@ public struct ModelChecker {
         public var cells: [Cell]
         /// The report's scenarios: one per version a store starts at.
         public var scenarios: [ScenarioSummary]
-        /// Seconds spent outside migrations, verifications and generation: the check's own overhead.
+        /// Seconds spent outside generation, migrations and verifications: the check's own overhead (copies,
+        /// file removal, planning, measuring, reporting each step).
         public var overheadSeconds: Double
         /// Seconds the migrations took, all steps together.
         public var stepSeconds: Double
+        /// Seconds the verifications took, all steps together.
+        public var verifySeconds: Double
     }
 
     let modelPath: String
@@ -102,7 +105,8 @@ public struct ModelChecker {
             model: modelPath, current: target, sizes: options.sizes, steps: runner.steps, findings: findings)
         return Outcome(
             check: check, cells: cells, scenarios: chain.dropLast().map(summary),
-            overheadSeconds: max(0, total - runner.measuredSeconds), stepSeconds: runner.stepSeconds)
+            overheadSeconds: max(0, total - runner.measuredSeconds), stepSeconds: runner.stepSeconds,
+            verifySeconds: runner.verifySeconds)
     }
 
     /// The report's summary of the chain from `origin`.
