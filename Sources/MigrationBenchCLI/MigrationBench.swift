@@ -25,4 +25,10 @@ struct MigrationBench: ParsableCommand {
             RunCellCommand.self,
         ]
     )
+
+    /// Takes SIGINT and SIGTERM over (see ``Interruption``), then runs the command.
+    static func main() {
+        Interruption.install()
+        main(nil)
+    }
 }

@@ -155,6 +155,7 @@ struct ProfileCommand: ParsableCommand {
                 ],
                 "repetitions": ["quick": repetitions, "full": repetitions],
             ])
+            Interruption.remove(onInterruption: file)
             try yaml.write(toFile: file, atomically: true, encoding: .utf8)
             defer { try? FileManager.default.removeItem(atPath: file) }
             let scenario = try ScenarioLoader.load(path: file)
