@@ -41,9 +41,9 @@ public enum ScenarioLoader {
         let context = ScenarioContext(file: path)
         let text: String
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            text = try InputLimits.readText(path)
         } catch {
-            throw ScenarioError(file: path, line: nil, message: "cannot read the file: \(error.localizedDescription)")
+            throw ScenarioError(file: path, line: nil, message: error.message)
         }
         let composed: Node?
         do {

@@ -38,10 +38,9 @@ public enum MappingModelLoader {
     public static func load(path: String) throws(MappingError) -> MappingModel {
         let text: String
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            text = try InputLimits.readText(path)
         } catch {
-            throw MappingError(
-                .unreadableFile, "cannot read the file as UTF-8 text (\(error.localizedDescription))", file: path)
+            throw MappingError(.unreadableFile, error.message, file: path)
         }
         let base = (path as NSString).lastPathComponent
         let name = (base as NSString).deletingPathExtension

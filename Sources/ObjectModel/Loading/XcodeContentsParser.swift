@@ -33,6 +33,11 @@ final class XcodeContentsParser: NSObject, XMLParserDelegate {
 
     /// Parses the XML `data` of the `contents` file at `file` as the version `version`.
     static func parse(data: Data, file: String, version: String) throws(ModelError) -> ModelVersion {
+        if let line = lineOfEmptyProcessingInstruction(in: data) {
+            throw ModelError(
+                .malformedFile, "malformed XML (a processing instruction without data)", file: file, line: line,
+                version: version)
+        }
         let parser = XMLParser(data: data)
         let reader = XcodeContentsParser(file: file, versionName: version)
         parser.delegate = reader
