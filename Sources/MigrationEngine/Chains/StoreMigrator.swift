@@ -75,6 +75,14 @@ public struct StoreMigrator: Sendable {
                 throw MigrationError(
                     .plan, "mapping model '\(model.name)'\(file) names version '\(version)', which the model lacks")
             }
+            // A mapping that fits no step (backwards, from a version to itself, or skipping versions) would
+            // never run, and the step it was meant for would be inferred instead: refuse it.
+            guard self.chain.successors[from] == to else {
+                throw MigrationError(
+                    .plan,
+                    "mapping model '\(model.name)'\(file) migrates \(from) → \(to), which is not a step of the chain "
+                        + "(\(self.chain.versions.joined(separator: ", ")))")
+            }
         }
         for stage in stages where self.chain.successors[stage.from] != stage.to {
             throw MigrationError(
