@@ -130,8 +130,14 @@ struct ReportRun {
     }
 
     static func readReport(_ path: String) throws -> Report {
+        let data: Data
         do {
-            return try ReportJSON.decode(from: try Data(contentsOf: URL(fileURLWithPath: path)))
+            data = try InputLimits.read(path)
+        } catch {
+            throw InputError("\(path): \(error.message)")
+        }
+        do {
+            return try ReportJSON.decode(from: data)
         } catch {
             throw InputError("\(path): not a report this version can read: \(error)")
         }
