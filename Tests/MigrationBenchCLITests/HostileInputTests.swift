@@ -39,7 +39,14 @@ extension CommandLineTests {
             arguments: { ["validate", try scenario(in: $0, sizes: "[1000000000000000]", dataset: "seed: 1\n")] },
             named: { $0.appendingPathComponent("hostile.yaml").path + ":" }),
         BadInput(
-            label: "run: a dataset with a misspelt key (was a crashed cell, exit 2)",
+            label: "run: a dataset naming an entity the model lacks (was a crashed cell, exit 2)",
+            arguments: {
+                let file = try scenario(in: $0, sizes: "[10]", dataset: "seed: 1\nobjects: { Writer: 2 }\n")
+                return ["run", file, "--quick", "--out", $0.appendingPathComponent("reports").path]
+            },
+            named: { $0.appendingPathComponent("hostile-dataset.yaml").path + ":2:" }),
+        BadInput(
+            label: "run: a dataset with a misspelt key (was ignored)",
             arguments: {
                 let file = try scenario(in: $0, sizes: "[10]", dataset: "seed: 1\nobjets: { Author: 2 }\n")
                 return ["run", file, "--quick", "--out", $0.appendingPathComponent("reports").path]
