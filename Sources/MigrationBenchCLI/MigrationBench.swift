@@ -17,6 +17,7 @@ struct MigrationBench: ParsableCommand {
             CompareCommand.self,
             ProfileCommand.self,
             ModelsCommand.self,
+            MappingsCommand.self,
             GenerateCommand.self,
             InspectCommand.self,
             PlanCommand.self,

@@ -1,4 +1,5 @@
 import Foundation
+import MappingModel
 import MigrationEngine
 import ObjectModel
 import Yams
@@ -30,7 +31,8 @@ typealias ScenarioFields = YAMLFields<ScenarioContext>
 /// Reads scenario files (YAML; JSON is read as YAML, so errors keep their line numbers).
 public enum ScenarioLoader {
     static let keys = [
-        "name", "title", "description", "model", "chain", "mappings", "dataset", "store", "sizes", "modes", "crossPass",
+        "name", "title", "description", "model", "chain", "mappings", "policies", "dataset", "store", "sizes", "modes",
+        "crossPass",
         "repetitions", "expect", "budgets",
     ]
 
@@ -96,6 +98,7 @@ public enum ScenarioLoader {
             model: resolve(try fields.requiredString("model", of: "the scenario")),
             chain: chain,
             mappings: try fields.strings("mappings").map(resolve),
+            policies: try policies(fields.value("policies"), file: path, resolve: resolve),
             dataset: try fields.string("dataset").map(resolve),
             store: try fields.string("store").map(resolve),
             quickSizes: sizes.quick, fullSizes: sizes.full,
@@ -228,5 +231,25 @@ public enum ScenarioLoader {
             return Double(trimmed.dropLast(unit.count).trimmingCharacters(in: .whitespaces)).map { $0 * scale }
         }
         return Double(trimmed)
+    }
+
+    /// The `policies` key: a binding file's path, or the bindings themselves (`{ Class: Policy }`).
+    private static func policies(
+        _ node: Node?,
+        file: String,
+        resolve: (String) -> String
+    ) throws(ScenarioError) -> PolicyBindings {
+        guard let node else { return PolicyBindings() }
+        do {
+            if node.mapping == nil, let path = node.scalar?.string {
+                return try PolicyBindings.load(path: resolve(path))
+            }
+            return try PolicyBindings(node: node, file: file)
+        } catch {
+            // An inline binding's error is placed in the scenario; a binding file's names that file.
+            let detail = error.file == file ? error.message : "\(error)"
+            throw ScenarioError(
+                file: file, line: error.file == file ? error.line : node.mark?.line, message: "'policies': \(detail)")
+        }
     }
 }

@@ -16,8 +16,8 @@ struct ScenarioSetup {
         self.scenario = scenario
         history = try ModelLoader.load(path: scenario.model)
         dataset = try scenario.dataset.map { path throws(GenerationError) in try Dataset.load(path: path) } ?? Dataset()
-        mappingModels = try scenario.mappings.map { path throws(MappingError) in try MappingModelLoader.load(path: path)
-        }
+        mappingModels = try MappingModelLoader.load(
+            paths: scenario.mappings, for: history, modelPath: scenario.model, bindings: scenario.policies)
     }
 
     /// A migrator over the scenario's chain and mapping models.

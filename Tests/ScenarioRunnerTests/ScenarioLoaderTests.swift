@@ -1,4 +1,5 @@
 import Foundation
+import MappingModel
 import MigrationEngine
 import Testing
 
@@ -96,6 +97,31 @@ struct ScenarioLoaderTests {
         ("name: x\nchain: [V1, V2]\nsizes: { quick: [1], full: [2] }\n", "the scenario has no 'model'"),
         ("name: x\nmodel: [m\n", ":3: not valid YAML"),
     ]
+
+    /// `policies` binds Xcode policy classes inline (a name, or a policy with settings) or through a file.
+    @Test func policiesBindXcodePolicyClasses() throws {
+        let header = "name: bad\nmodel: models/library.yaml\nchain: [V1, V2]\nsizes: { quick: [1], full: [1] }\n"
+        let inline = try load(
+            header + """
+                policies:
+                  Post2ToPost3MigrationPolicy: SplitAttributeIntoEntity
+                  V2to3MakerPolicy: { policy: FindOrCreate, userInfo: { attribute: maker } }
+                """)
+        #expect(
+            inline.policies.bindings == [
+                "Post2ToPost3MigrationPolicy": .init(policy: "SplitAttributeIntoEntity"),
+                "V2to3MakerPolicy": .init(policy: "FindOrCreate", userInfo: ["attribute": "maker"]),
+            ])
+        let file = Self.scenarios.appendingPathComponent("policies/CoreDataMigration_Example.yaml").path
+        let fromFile = try load(header + "policies: \(file)\n")
+        #expect(fromFile.policies.bindings["Post2ToPost3MigrationPolicy"]?.userInfo["entity"] == "Color")
+        #expect {
+            _ = try load(header + "policies:\n  Broken: { userInfo: {} }\n")
+        } throws: { error in
+            let text = "\(error)"
+            return text.hasSuffix("bad.yaml:6: 'policies': the binding of 'Broken' has no 'policy'")
+        }
+    }
 
     @Test(arguments: badFiles)
     func schemaErrorsNameTheFileLineAndKey(text: String, message: String) throws {

@@ -148,7 +148,7 @@ struct ProfileCommand: ParsableCommand {
             try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
             let file = "\(out)/profile-\(getpid()).yaml"
             // Yams writes the scenario, so that any path or version name is quoted as YAML needs.
-            let yaml = try Yams.dump(object: [
+            var fields: [String: Any] = [
                 "name": "profile",
                 "title": "Profile of " + (options.store as NSString).lastPathComponent,
                 "model": absolute(options.model.model),
@@ -161,7 +161,9 @@ struct ProfileCommand: ParsableCommand {
                     "passes": [options.passes.rawValue], "path": [options.path.rawValue],
                 ],
                 "repetitions": ["quick": repetitions, "full": repetitions],
-            ])
+            ]
+            if let policies = options.policies.policies { fields["policies"] = absolute(policies) }
+            let yaml = try Yams.dump(object: fields)
             try yaml.write(toFile: file, atomically: true, encoding: .utf8)
             defer { try? FileManager.default.removeItem(atPath: file) }
             let scenario = try ScenarioLoader.load(path: file)

@@ -25,8 +25,13 @@ struct VerifyCommand: ParsableCommand {
 
     @OptionGroup var model: ModelOptions
 
-    @Option(name: .long, help: ArgumentHelp("A mapping model file, one per pass, in order.", valueName: "file"))
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "A mapping model (YAML/JSON, .xcmappingmodel or .cdm), one per pass, in order.", valueName: "file"))
     var mapping: [String] = []
+
+    @OptionGroup var policies: PolicyOptions
 
     @Flag(name: .long, help: "Print JSON instead of text.")
     var json = false
@@ -35,7 +40,7 @@ struct VerifyCommand: ParsableCommand {
         var result: VerificationResult?
         try reportingInputErrors {
             let history = try model.load()
-            let mappings = try mapping.map { path throws(MappingError) in try MappingModelLoader.load(path: path) }
+            let mappings = try MappingModelLoader.load(paths: mapping, for: history, bindings: try policies.bindings())
             let sourceMetadata = try Store.metadata(at: source)
             guard let sourceVersion = history.version(matching: sourceMetadata.versionHashes) else {
                 throw InputError("\(source): the store matches no version of the model")

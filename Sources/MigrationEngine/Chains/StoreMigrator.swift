@@ -225,6 +225,14 @@ public struct StoreMigrator: Sendable {
     ) throws -> Outcome {
         let plan = try requiredMigrations(forStoreAt: path, to: target)
         guard !plan.isEmpty else { return Outcome(plan: plan, steps: []) }
+        // Every step's mapping models are checked — policies and their selectors bound, expressions compiled —
+        // before the first object of the first step is touched.
+        for step in plan.steps where step.kind == .heavyweight {
+            let manager = MigrationManager(
+                source: try version(step.from), destination: try version(step.to), policies: policies,
+                options: options)
+            _ = try manager.compile(step.mappingModels)
+        }
         let overall = OverallProgress(steps: plan.steps, report: progress)
         overall.preparing()
         for leftover in StoreFiles.leftovers(of: path) { try? FileManager.default.removeItem(atPath: leftover) }

@@ -60,6 +60,9 @@ public final class MigrationSession {
     var completedSourceEntities: Set<Int32> = []
     /// Objects per source entity, counted once before the first pass.
     var sourceCounts: [String: Int] = [:]
+    /// The objects ``FindOrCreatePolicy`` shares, by entity and key attribute, then value: one per value for
+    /// the whole migration, whichever entity mapping made it (a car and a sports car share one maker).
+    var sharedObjects: [String: [ExpressionValue: ObjectID]] = [:]
 
     init(source: Store, destination: Store, passes: [CompiledPass], options: MigrationOptions) throws {
         self.sourceVersion = source.version
