@@ -101,6 +101,19 @@ extension CommandLineTests {
             },
             named: { $0.appendingPathComponent("M.xcdatamodeld/V1.xcdatamodel/contents").path + ":2:" }),
         BadInput(
+            label: "mappings: a processing instruction without data in xcmapping.xml (segfault)",
+            arguments: { folder in
+                let bundle = folder.appendingPathComponent("M.xcmappingmodel")
+                try FileManager.default.copyItem(
+                    at: Executable.fixtures.appendingPathComponent("Mappings/Migration1to2.xcmappingmodel"), to: bundle)
+                let file = bundle.appendingPathComponent("xcmapping.xml")
+                var lines = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n")
+                lines.insert("<?junk?>", at: 1)
+                try Data(lines.joined(separator: "\n").utf8).write(to: file)
+                return ["mappings", bundle.path]
+            },
+            named: { $0.appendingPathComponent("M.xcmappingmodel/xcmapping.xml").path + ":2:" }),
+        BadInput(
             label: "models: a 1 MB version name is cut, not echoed",
             arguments: { folder in
                 let path = folder.appendingPathComponent("long.yaml")

@@ -33,7 +33,7 @@ final class XcodeContentsParser: NSObject, XMLParserDelegate {
 
     /// Parses the XML `data` of the `contents` file at `file` as the version `version`.
     static func parse(data: Data, file: String, version: String) throws(ModelError) -> ModelVersion {
-        if let line = lineOfEmptyProcessingInstruction(in: data) {
+        if let line = InputLimits.lineOfEmptyProcessingInstruction(in: data) {
             throw ModelError(
                 .malformedFile, "malformed XML (a processing instruction without data)", file: file, line: line,
                 version: version)

@@ -1,10 +1,11 @@
-import Foundation
+package import Foundation
 
-extension XcodeContentsParser {
+extension InputLimits {
     /// The line of the first processing instruction without data (`<?junk?>`) outside comments and CDATA,
     /// or nil when there is none. swift-corelibs-foundation's `XMLParser` dereferences the missing data and
-    /// crashes on one, so such a file is refused before it reaches the parser; Xcode never writes one.
-    static func lineOfEmptyProcessingInstruction(in data: Data) -> Int? {
+    /// crashes on one, so every XML file (a model's `contents`, a mapping model's `xcmapping.xml`) is refused
+    /// before it reaches the parser; Xcode never writes one.
+    package static func lineOfEmptyProcessingInstruction(in data: Data) -> Int? {
         let bytes = [UInt8](data)
         var line = 1
         var index = 0
