@@ -26,13 +26,12 @@ struct ScenarioSetup {
     }
 
     /// Checks the store a step made against the store it started from, with the verifier, which re-derives
-    /// its expectations on its own: from the mapping files of a heavyweight step, and from the versions (the
-    /// intermediate ones of a direct step included) for a lightweight one.
+    /// its expectations on its own: from the mapping files of a heavyweight step, and from the two versions for
+    /// a lightweight one.
     func verify(_ step: MigrationStepPlan, source: String, destination: String) throws -> VerificationResult {
         let models = mappingModels.filter { $0.sourceVersion == step.from && $0.destinationVersion == step.to }
         let verifier = try IntegrityVerifier(
             source: try history.requireVersion(step.from), destination: try history.requireVersion(step.to),
-            through: try step.through.map { name throws(ModelError) in try history.requireVersion(name) },
             mappingModels: step.kind == .heavyweight ? models : [])
         return try verifier.verify(sourceStoreAt: source, destinationStoreAt: destination)
     }

@@ -51,15 +51,8 @@ struct VerifyCommand: ParsableCommand {
             heap.resetThreadPeak()
             let clock = ContinuousClock()
             let start = clock.now
-            // Without a mapping, renames are followed through the model's versions between the two stores'.
-            let between = history.index(of: sourceVersion.name).flatMap { from in
-                history.index(of: destinationVersion.name).map { to in
-                    from + 1 < to ? Array(history.versions[(from + 1)..<to]) : []
-                }
-            }
             let verifier = try IntegrityVerifier(
-                source: sourceVersion, destination: destinationVersion, through: between ?? [],
-                mappingModels: mappings)
+                source: sourceVersion, destination: destinationVersion, mappingModels: mappings)
             let verdict = try verifier.verify(sourceStoreAt: source, destinationStoreAt: destination)
             let seconds = (clock.now - start).seconds
             let peak = heap.threadPeakBytes()
