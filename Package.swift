@@ -67,7 +67,8 @@ let package = Package(
             name: "ScenarioRunner",
             dependencies: [
                 "DataGeneration", "Instrumentation", "IntegrityVerification", "MappingModel", "MigrationEngine",
-                "ObjectModel", "PersistentStore", "ReportModel", "SQLiteDatabase", .product(name: "Yams", package: "Yams"),
+                "ObjectModel", "PersistentStore", "ReportModel", "SQLiteDatabase",
+                .product(name: "Yams", package: "Yams"),
             ]
         ),
 
@@ -109,7 +110,9 @@ let package = Package(
                 "TestFixtures",
             ]
         ),
-        .testTarget(name: "PersistentStoreTests", dependencies: ["PersistentStore", "ObjectModel", "SQLiteDatabase", "TestFixtures"]),
+        .testTarget(
+            name: "PersistentStoreTests",
+            dependencies: ["PersistentStore", "ObjectModel", "SQLiteDatabase", "TestFixtures"]),
         .testTarget(
             name: "DataGenerationTests",
             dependencies: ["DataGeneration", "PersistentStore", "ObjectModel", "SQLiteDatabase", "TestFixtures"]
@@ -123,7 +126,9 @@ let package = Package(
         ),
         .testTarget(name: "ReportModelTests", dependencies: ["ReportModel"]),
         .testTarget(name: "ReportingTests", dependencies: ["Reporting", "ReportModel"], resources: [.copy("Golden")]),
-        .testTarget(name: "ScenarioRunnerTests", dependencies: ["ScenarioRunner", "MigrationEngine", "ReportModel"]),
+        .testTarget(
+            name: "ScenarioRunnerTests",
+            dependencies: ["ScenarioRunner", "MigrationEngine", "MappingModel", "ReportModel"]),
         .testTarget(name: "MigrationBenchCLITests", dependencies: ["MigrationBenchCLI"]),
     ]
 )

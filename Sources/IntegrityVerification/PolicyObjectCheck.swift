@@ -20,6 +20,9 @@ final class PolicyObjectCheck {
     private let identifier: Attribute?
     private let slot: Int
     private let edges: String
+    /// The edges of `relationship` from every entity of the owner's inheritance tree: a shared object made
+    /// for a sports car is related, though no plain car relates to it.
+    private let familyEdges: String
     private let lookup: Statement
 
     /// The check for `compiled` when it runs one of the two policies with usable settings; else nil, the
@@ -55,6 +58,12 @@ final class PolicyObjectCheck {
         self.attribute = attribute
         self.slot = slot
         self.edges = edges
+        let family = version.hierarchy(of: version.root(of: owner)).compactMap { member in
+            version.relationship(relationshipName, of: member).flatMap {
+                VerificationRun.edges(of: $0, entity: member, in: layout, schema: "main")
+            }
+        }
+        familyEdges = family.isEmpty ? edges : family.joined(separator: " UNION ALL ")
         let table = layout.table(for: entity)
         identifier =
             policy == .splitAttributeIntoEntity
@@ -133,7 +142,7 @@ final class PolicyObjectCheck {
         let collector = run.collector
         try run.forEachRow(
             "SELECT Z_PK FROM main.\(quoted(table.name)) WHERE Z_ENT = \(number) "
-                + "AND Z_PK NOT IN (SELECT b FROM (\(edges))) ORDER BY 1"
+                + "AND Z_PK NOT IN (SELECT b FROM (\(familyEdges))) ORDER BY 1"
         ) { row in
             collector.add(
                 .unexpectedObject, entity: entity, primaryKey: row.int64(0),

@@ -16,6 +16,9 @@ public struct MappingError: Error, Sendable, Hashable, CustomStringConvertible {
         case duplicateName
         /// The mapping names a model version other than the one it is used with.
         case versionMismatch
+        /// An Xcode mapping model's entity hashes match no version of the model: it was made for a version
+        /// that has been edited since.
+        case staleMapping
         /// An entity named by the mapping does not exist in its model version.
         case unknownEntity
         /// An entity's version hash in the mapping differs from the model's.

@@ -10,6 +10,8 @@ extension MappingModel {
     ///
     /// - Parameters:
     ///   - policies: the names of the registered policies; nil accepts any name.
+    ///   - policySelectors: the selectors that `FUNCTION($entityPolicy, …)` may call, for each policy that says;
+    ///     calls to a policy not listed are checked when they run.
     ///   - environment: where source attributes live; by default ``StoredAttributeSlots`` of `source`.
     /// - Throws: ``MappingError`` naming the file and line (for a mapping read from a file), the entity
     ///   mapping, the property and the column in the expression.
@@ -17,6 +19,7 @@ extension MappingModel {
         source: ModelVersion,
         destination: ModelVersion,
         policies: Set<String>? = nil,
+        policySelectors: [String: Set<String>] = [:],
         environment: (any ExpressionEnvironment)? = nil
     ) throws(MappingError) -> CompiledMappingModel {
         let environment = environment ?? StoredAttributeSlots(model: source)
@@ -41,6 +44,8 @@ extension MappingModel {
             var validator = EntityMappingValidator(
                 mapping: mapping, source: source, destination: destination, entityMappings: entityMappings,
                 environment: environment)
+            validator.selectors = mapping.policy.flatMap { policySelectors[$0] }
+            validator.isXcode = embedded != nil || file?.hasSuffix(".cdm") == true
             do {
                 compiled.append(try validator.validate(policies: policies))
             } catch {
@@ -59,6 +64,10 @@ private struct EntityMappingValidator {
     let entityMappings: [EntityMapping]
     let environment: any ExpressionEnvironment
     var key: String?
+    /// The selectors the mapping's policy answers, when it says.
+    var selectors: Set<String>?
+    /// Whether the mapping comes from an Xcode file, whose policies are class names to bind.
+    var isXcode = false
 
     init(
         mapping: EntityMapping,
@@ -85,6 +94,13 @@ private struct EntityMappingValidator {
         if let policy = mapping.policy, let policies, !policies.contains(policy) {
             let known =
                 policies.isEmpty ? "none is registered" : "registered: " + policies.sorted().joined(separator: ", ")
+            if isXcode {
+                throw fail(
+                    .unknownPolicy,
+                    "the policy class '\(policy)' is bound to no registered policy: bind it to one (a binding file "
+                        + "or a scenario's policies: { \(policy): <policy> }) or register a Swift policy under that "
+                        + "name (\(known))")
+            }
             throw fail(.unknownPolicy, "unknown policy '\(policy)' (\(known))")
         }
         try checkEntity(mapping.sourceEntity, in: source, hash: mapping.sourceEntityVersionHash, side: "source")
@@ -127,7 +143,7 @@ private struct EntityMappingValidator {
         ExpressionCompiler(
             scope: ExpressionScope(
                 source: source, destination: destination, entityMapping: mapping, entityMappings: entityMappings,
-                property: property, purpose: purpose, environment: environment))
+                property: property, purpose: purpose, environment: environment, policySelectors: selectors))
     }
 
     private func attributeMappings() throws(MappingError) -> [CompiledPropertyMapping] {

@@ -16,6 +16,8 @@ public struct MappingModel: Sendable, Hashable {
     public var entityMappings: [EntityMapping]
     /// Where the mapping was read from, so that validation errors can name the file and line.
     var lines = MappingFileLines()
+    /// For an Xcode mapping model, the entity hashes of the model copies it embeds, which identify its versions.
+    var embedded: EmbeddedModels?
 
     /// Creates a mapping model.
     public init(

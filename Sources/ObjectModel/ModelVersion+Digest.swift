@@ -4,3 +4,18 @@ extension ModelVersion {
         VersionHashing.digest(of: hashes)
     }
 }
+
+extension ModelVersion {
+    /// The version hash of every stored property of `entity`, own and inherited, by name (transient ones are
+    /// not hashed); Xcode's mapping compiler compares them to tell a copy mapping from a transform.
+    package func propertyVersionHashes(of entity: String) -> [String: VersionHash] {
+        var hashes: [String: VersionHash] = [:]
+        for attribute in attributes(of: entity) where !attribute.isTransient {
+            hashes[attribute.name] = VersionHash(bytes: VersionHashing.hash(of: attribute))
+        }
+        for relationship in relationships(of: entity) where !relationship.isTransient {
+            hashes[relationship.name] = VersionHash(bytes: VersionHashing.hash(of: relationship, in: entity))
+        }
+        return hashes
+    }
+}

@@ -1,3 +1,4 @@
+public import MappingModel
 public import MigrationEngine
 
 /// A scenario file: a model history, the chain to migrate across, the dataset, the sizes, the modes to
@@ -17,6 +18,8 @@ public struct Scenario: Sendable, Hashable {
     public let chain: [String]
     /// Mapping files for heavyweight steps, resolved.
     public let mappings: [String]
+    /// The registered policies that the policy classes named by its Xcode mapping models are bound to.
+    public let policies: PolicyBindings
     /// The dataset file, resolved; nil for the generator's defaults.
     public let dataset: String?
     /// A store to copy and migrate instead of generating one (`profile` uses this for the user's own store).

@@ -1,4 +1,5 @@
 import Foundation
+import MappingModel
 import MigrationEngine
 import ObjectModel
 import Yams
@@ -30,7 +31,8 @@ typealias ScenarioFields = YAMLFields<ScenarioContext>
 /// Reads scenario files (YAML; JSON is read as YAML, so errors keep their line numbers).
 public enum ScenarioLoader {
     static let keys = [
-        "name", "title", "description", "model", "chain", "mappings", "dataset", "store", "sizes", "modes", "crossPass",
+        "name", "title", "description", "model", "chain", "mappings", "policies", "dataset", "store", "sizes", "modes",
+        "crossPass",
         "repetitions", "expect", "budgets",
     ]
 
@@ -41,9 +43,9 @@ public enum ScenarioLoader {
         let context = ScenarioContext(file: path)
         let text: String
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            text = try InputLimits.readText(path)
         } catch {
-            throw ScenarioError(file: path, line: nil, message: "cannot read the file: \(error.localizedDescription)")
+            throw ScenarioError(file: path, line: nil, message: error.message)
         }
         let composed: Node?
         do {
@@ -96,6 +98,7 @@ public enum ScenarioLoader {
             model: resolve(try fields.requiredString("model", of: "the scenario")),
             chain: chain,
             mappings: try fields.strings("mappings").map(resolve),
+            policies: try policies(fields.value("policies"), file: path, resolve: resolve),
             dataset: try fields.string("dataset").map(resolve),
             store: try fields.string("store").map(resolve),
             quickSizes: sizes.quick, fullSizes: sizes.full,
@@ -120,14 +123,18 @@ public enum ScenarioLoader {
             let texts = try sizes.strings(name)
             var result: [Int] = []
             for text in texts {
-                guard let number = Int(text.replacingOccurrences(of: "_", with: "")), number > 0 else {
+                guard let number = Int(text.replacingOccurrences(of: "_", with: "")),
+                    (1...InputLimits.size).contains(number)
+                else {
                     throw context.malformed(
-                        "'\(key).\(name)' must list positive whole numbers, not '\(text)'", at: sizes.value(name))
+                        "'\(key).\(name)' must list whole numbers from 1 to \(InputLimits.size), not '\(text)'",
+                        at: sizes.value(name))
                 }
                 result.append(number)
             }
-            guard !result.isEmpty else {
-                throw context.malformed("'\(key).\(name)' must list at least one size", at: sizes.value(name) ?? node)
+            guard (1...InputLimits.sizesPerList).contains(result.count) else {
+                throw context.malformed(
+                    "'\(key).\(name)' must list 1 to \(InputLimits.sizesPerList) sizes", at: sizes.value(name) ?? node)
             }
             return result
         }
@@ -142,8 +149,9 @@ public enum ScenarioLoader {
         try repetitions.allow(["quick", "full"])
         let quick = try repetitions.int("quick") ?? 1
         let full = try repetitions.int("full") ?? 3
-        guard quick > 0, full > 0 else {
-            throw context.malformed("'repetitions' must be positive", at: node)
+        let allowed = 1...InputLimits.repetitions
+        guard allowed.contains(quick), allowed.contains(full) else {
+            throw context.malformed("'repetitions' must be from 1 to \(InputLimits.repetitions)", at: node)
         }
         return (quick, full)
     }
@@ -223,5 +231,25 @@ public enum ScenarioLoader {
             return Double(trimmed.dropLast(unit.count).trimmingCharacters(in: .whitespaces)).map { $0 * scale }
         }
         return Double(trimmed)
+    }
+
+    /// The `policies` key: a binding file's path, or the bindings themselves (`{ Class: Policy }`).
+    private static func policies(
+        _ node: Node?,
+        file: String,
+        resolve: (String) -> String
+    ) throws(ScenarioError) -> PolicyBindings {
+        guard let node else { return PolicyBindings() }
+        do {
+            if node.mapping == nil, let path = node.scalar?.string {
+                return try PolicyBindings.load(path: resolve(path))
+            }
+            return try PolicyBindings(node: node, file: file)
+        } catch {
+            // An inline binding's error is placed in the scenario; a binding file's names that file.
+            let detail = error.file == file ? error.message : "\(error)"
+            throw ScenarioError(
+                file: file, line: error.file == file ? error.line : node.mark?.line, message: "'policies': \(detail)")
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MappingModel
 import MigrationEngine
 import Testing
 
@@ -75,7 +76,16 @@ struct ScenarioLoaderTests {
         ),
         (
             "name: x\nmodel: m.yaml\nchain: [V1, V2]\nsizes: { quick: [fast], full: [2] }\n",
-            ":4: 'sizes.quick' must list positive whole numbers, not 'fast'"
+            ":4: 'sizes.quick' must list whole numbers from 1 to 100000000, not 'fast'"
+        ),
+        (
+            "name: x\nmodel: m.yaml\nchain: [V1, V2]\nsizes: { quick: [1], full: [1000000000000000] }\n",
+            ":4: 'sizes.full' must list whole numbers from 1 to 100000000, not '1000000000000000'"
+        ),
+        (
+            "name: x\nmodel: m.yaml\nchain: [V1, V2]\nsizes: { quick: [1], full: [2] }\n"
+                + "repetitions: { quick: 1, full: 1000000000000 }\n",
+            ":5: 'repetitions' must be from 1 to 100"
         ),
         (
             "name: x\nmodel: m.yaml\nchain: [V1, V2]\nsizes: { quick: [1], full: [2] }\nmodes: { storage: [disk] }\n",
@@ -96,6 +106,31 @@ struct ScenarioLoaderTests {
         ("name: x\nchain: [V1, V2]\nsizes: { quick: [1], full: [2] }\n", "the scenario has no 'model'"),
         ("name: x\nmodel: [m\n", ":3: not valid YAML"),
     ]
+
+    /// `policies` binds Xcode policy classes inline (a name, or a policy with settings) or through a file.
+    @Test func policiesBindXcodePolicyClasses() throws {
+        let header = "name: bad\nmodel: models/library.yaml\nchain: [V1, V2]\nsizes: { quick: [1], full: [1] }\n"
+        let inline = try load(
+            header + """
+                policies:
+                  Post2ToPost3MigrationPolicy: SplitAttributeIntoEntity
+                  V2to3MakerPolicy: { policy: FindOrCreate, userInfo: { attribute: maker } }
+                """)
+        #expect(
+            inline.policies.bindings == [
+                "Post2ToPost3MigrationPolicy": .init(policy: "SplitAttributeIntoEntity"),
+                "V2to3MakerPolicy": .init(policy: "FindOrCreate", userInfo: ["attribute": "maker"]),
+            ])
+        let file = Self.scenarios.appendingPathComponent("policies/CoreDataMigration_Example.yaml").path
+        let fromFile = try load(header + "policies: \(file)\n")
+        #expect(fromFile.policies.bindings["Post2ToPost3MigrationPolicy"]?.userInfo["entity"] == "Color")
+        #expect {
+            _ = try load(header + "policies:\n  Broken: { userInfo: {} }\n")
+        } throws: { error in
+            let text = "\(error)"
+            return text.hasSuffix("bad.yaml:6: 'policies': the binding of 'Broken' has no 'policy'")
+        }
+    }
 
     @Test(arguments: badFiles)
     func schemaErrorsNameTheFileLineAndKey(text: String, message: String) throws {

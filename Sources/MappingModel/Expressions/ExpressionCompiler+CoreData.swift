@@ -41,6 +41,14 @@ extension ExpressionCompiler {
                 throw error(
                     .unknownVariable, "$entityPolicy is not available: the mapping has no policy", at: receiverColumn)
             }
+            if let known = scope.policySelectors, !known.contains(selector) {
+                let answered =
+                    known.isEmpty ? "it answers none" : "it answers " + known.sorted().joined(separator: ", ")
+                throw error(
+                    .unknownSelector,
+                    "the policy '\(scope.entityMapping.policy ?? "")' has no function for the selector '\(selector)' "
+                        + "(\(answered)): register one for it", at: selectorColumn)
+            }
             try checkCount(selector, arguments, expectedCount, column: column)
             var compiled: [TypedExpression] = []
             for argument in arguments { compiled.append(try compile(argument)) }

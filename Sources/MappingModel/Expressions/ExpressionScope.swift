@@ -24,6 +24,8 @@ package struct ExpressionScope {
     package var property: String?
     package var purpose: Purpose
     package var environment: any ExpressionEnvironment
+    /// The selectors `FUNCTION($entityPolicy, …)` may call; nil accepts any (checked when it runs).
+    package var policySelectors: Set<String>?
 
     /// A scope; the environment defaults to ``StoredAttributeSlots`` of `source`.
     package init(
@@ -33,7 +35,8 @@ package struct ExpressionScope {
         entityMappings: [EntityMapping],
         property: String?,
         purpose: Purpose,
-        environment: (any ExpressionEnvironment)? = nil
+        environment: (any ExpressionEnvironment)? = nil,
+        policySelectors: Set<String>? = nil
     ) {
         self.source = source
         self.destination = destination
@@ -42,6 +45,7 @@ package struct ExpressionScope {
         self.property = property
         self.purpose = purpose
         self.environment = environment ?? StoredAttributeSlots(model: source)
+        self.policySelectors = policySelectors
     }
 
     /// The model version of the objects on `side`.

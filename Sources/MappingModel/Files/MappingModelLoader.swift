@@ -32,17 +32,18 @@ public enum MappingModelLoader {
         "relationships", "userInfo",
     ]
 
-    /// Reads the mapping file at `path`.
+    /// Reads the mapping model at `path`: an Xcode `.xcmappingmodel` folder (or its `xcmapping.xml`), a
+    /// compiled `.cdm`, or a YAML/JSON mapping file.
     ///
-    /// - Throws: ``MappingError`` naming the file, line, key, entity mapping and property.
+    /// - Throws: ``MappingError`` naming the file, line, key, entity mapping and property (for an Xcode
+    ///   file: the object and field).
     public static func load(path: String) throws(MappingError) -> MappingModel {
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
-            throw MappingError(
-                .unreadableFile, "cannot read the file as UTF-8 text (\(error.localizedDescription))", file: path)
+        let trimmed = path.hasSuffix("/") ? String(path.dropLast()) : path
+        if trimmed.hasSuffix(".xcmappingmodel") || trimmed.hasSuffix("xcmapping.xml") {
+            return try XcodeMappingReader.load(path: trimmed)
         }
+        if trimmed.hasSuffix(".cdm") { return try CompiledMappingReader.load(path: trimmed) }
+        let text = try readText(path: path)
         let base = (path as NSString).lastPathComponent
         let name = (base as NSString).deletingPathExtension
         return try load(text: text, file: path, defaultName: name)
@@ -54,16 +55,8 @@ public enum MappingModelLoader {
     ) throws(MappingError)
         -> MappingModel
     {
-        let root: Node?
-        do {
-            root = try composeYAML(text, file: file)
-        } catch {
-            throw MappingError(.malformedFile, error.message, file: file, line: error.line)
-        }
+        let root = try composeDocument(text, file: file)
         let context = MappingFileContext(file: file)
-        guard let root, !MappingFileFields.isNull(root) else {
-            throw MappingError(.malformedFile, "the file is empty", file: file)
-        }
         let top = try MappingFileFields(root, what: "the mapping file", context: context)
         try top.allow(topKeys)
         guard let listNode = top.value("entityMappings") else {
@@ -166,5 +159,28 @@ public enum MappingModelLoader {
             result.append(property)
         }
         return result
+    }
+
+    /// The UTF-8 text of the file at `path`.
+    static func readText(path: String) throws(MappingError) -> String {
+        do {
+            return try InputLimits.readText(path)
+        } catch {
+            throw MappingError(.unreadableFile, error.message, file: path)
+        }
+    }
+
+    /// The root node of the YAML `text` of `file`, which must not be empty.
+    static func composeDocument(_ text: String, file: String) throws(MappingError) -> Node {
+        let root: Node?
+        do {
+            root = try composeYAML(text, file: file)
+        } catch {
+            throw MappingError(.malformedFile, error.message, file: file, line: error.line)
+        }
+        guard let root, !MappingFileFields.isNull(root) else {
+            throw MappingError(.malformedFile, "the file is empty", file: file)
+        }
+        return root
     }
 }

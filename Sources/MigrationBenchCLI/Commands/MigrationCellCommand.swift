@@ -68,7 +68,9 @@ struct MigrationCellCommand: ParsableCommand {
                 seconds = (clock.now - start).seconds
             } else {
                 let model =
-                    try mapping.map { path throws(MappingError) in try MappingModelLoader.load(path: path) }
+                    try mapping.map { path throws(MappingError) in
+                        try MappingModelLoader.load(path: path).identifyingVersions(in: history)
+                    }
                     ?? MappingInference.infer(from: source, to: destination)
                 let models = passes == .perEntity ? PassSplit.perEntity(model) : [model]
                 let manager = MigrationManager(

@@ -31,10 +31,13 @@ struct ChainOptions: ParsableArguments {
     @Option(
         name: .long,
         help: ArgumentHelp(
-            "A mapping model file for a heavyweight step; it names the versions it migrates between. Several for "
-                + "one step run as passes, in order. Steps without one are inferred (lightweight).",
+            "A mapping model for a heavyweight step: a YAML/JSON file naming its versions, or an Xcode "
+                + ".xcmappingmodel or .cdm placed by its entity hashes. Several for one step run as passes, in "
+                + "order. Steps without one use a mapping model found beside an Xcode bundle, or are inferred.",
             valueName: "file"))
     var mapping: [String] = []
+
+    @OptionGroup var policies: PolicyOptions
 
     @Option(name: .long, help: "One step per link of the chain, or lightweight links merged into direct steps.")
     var path: MigrationPath = .chained
@@ -45,7 +48,9 @@ struct ChainOptions: ParsableArguments {
     /// The model history and a migrator set up from these options.
     func migrator() throws -> StoreMigrator {
         let history = try model.load()
-        let mappings = try mapping.map { path throws(MappingError) in try MappingModelLoader.load(path: path) }
+        let mappings = try MappingModelLoader.load(
+            paths: mapping, for: history, modelPath: model.model, bindings: try policies.bindings(),
+            stale: { printError("warning: \($0)") })
         let chain = try chain.isEmpty ? nil : MigrationChain(paths: self.chain.map(Self.versions))
         var migrator = try StoreMigrator(history: history, chain: chain, mappingModels: mappings)
         migrator.path = path

@@ -56,7 +56,8 @@ public struct MigrationManager: Sendable {
     /// Checks every mapping model against the two versions and compiles its expressions, before anything runs.
     public func compile(_ mappingModels: [MappingModel]) throws(MappingError) -> [CompiledMappingModel] {
         try mappingModels.map { model throws(MappingError) in
-            try model.validated(source: source, destination: destination, policies: policies.names)
+            try model.validated(
+                source: source, destination: destination, policies: policies.names, policySelectors: policies.selectors)
         }
     }
 

@@ -33,6 +33,8 @@ public enum BuiltInPolicies {
 
 /// Gives every migrated object a new UUID in `userInfo["attribute"]` (a UUID or String attribute).
 final class AssignNewIdentifierPolicy: EntityMigrationPolicy {
+    var answeredSelectors: Set<String>? { [] }
+
     func createDestinationInstances(for source: ObjectID, mapping: EntityMapping, in session: MigrationSession) throws {
         let attribute = try BuiltInPolicies.setting("attribute", of: mapping)
         let destination = try session.createDestinationInstance(for: source, mapping: mapping)
@@ -42,6 +44,8 @@ final class AssignNewIdentifierPolicy: EntityMigrationPolicy {
 
 /// Migrates none of the entity's objects.
 final class DropAllRowsPolicy: EntityMigrationPolicy {
+    var answeredSelectors: Set<String>? { [] }
+
     func createDestinationInstances(for source: ObjectID, mapping: EntityMapping, in session: MigrationSession) throws {
     }
 }
@@ -50,6 +54,8 @@ final class DropAllRowsPolicy: EntityMigrationPolicy {
 /// related to the migrated object through `relationship`; `identifierAttribute`, if given, gets a new UUID.
 /// Objects whose value is nil get no new object.
 final class SplitAttributeIntoEntityPolicy: EntityMigrationPolicy {
+    var answeredSelectors: Set<String>? { [] }
+
     func createDestinationInstances(for source: ObjectID, mapping: EntityMapping, in session: MigrationSession) throws {
         let attribute = try BuiltInPolicies.setting("attribute", of: mapping)
         let entity = try BuiltInPolicies.setting("entity", of: mapping)
@@ -73,7 +79,7 @@ final class SplitAttributeIntoEntityPolicy: EntityMigrationPolicy {
 /// Relates every migrated object, through `relationship`, to the one object of `entity` whose `keyAttribute`
 /// equals the source's `attribute` — found, or created the first time the value is seen. Duplicates merge.
 final class FindOrCreatePolicy: EntityMigrationPolicy {
-    private var shared: [ExpressionValue: ObjectID] = [:]
+    var answeredSelectors: Set<String>? { [] }
 
     func createDestinationInstances(for source: ObjectID, mapping: EntityMapping, in session: MigrationSession) throws {
         let attribute = try BuiltInPolicies.setting("attribute", of: mapping)
@@ -84,12 +90,13 @@ final class FindOrCreatePolicy: EntityMigrationPolicy {
         let value = try session.sourceValue(attribute)
         guard !value.isNull else { return }
         let object: ObjectID
-        if let existing = shared[value] {
+        let group = "\(entity).\(key)"
+        if let existing = session.sharedObjects[group]?[value] {
             object = existing
         } else {
             object = try session.createDestinationInstance(entity: entity)
             try session.setValue(value, forKey: key, of: object)
-            shared[value] = object
+            session.sharedObjects[group, default: [:]][value] = object
         }
         try session.setValue(.object(object), forKey: relationship, of: destination)
     }
@@ -99,6 +106,8 @@ final class FindOrCreatePolicy: EntityMigrationPolicy {
 /// `attribute`: text to and from integers, decimals, doubles, booleans (`YES`/`true`/`1`), dates
 /// (ISO 8601 or seconds since 2001) and UUIDs.
 final class ConvertTypePolicy: EntityMigrationPolicy {
+    var answeredSelectors: Set<String>? { [] }
+
     func createDestinationInstances(for source: ObjectID, mapping: EntityMapping, in session: MigrationSession) throws {
         let attribute = try BuiltInPolicies.setting("attribute", of: mapping)
         let sourceAttribute = mapping.userInfo["sourceAttribute"] ?? attribute

@@ -35,6 +35,9 @@ public protocol EntityMigrationPolicy: AnyObject {
     func performCustomValidation(_ mapping: EntityMapping, in session: MigrationSession) throws
     /// Called last, once per entity mapping.
     func end(_ mapping: EntityMapping, in session: MigrationSession) throws
+    /// The selectors ``perform(selector:arguments:in:)`` answers, so that a mapping calling any other is refused
+    /// before anything runs; nil (the default) when the policy does not say, and calls are checked as they run.
+    var answeredSelectors: Set<String>? { get }
     /// Answers `FUNCTION($entityPolicy, "selector:", arguments…)` in a value expression.
     func perform(selector: String, arguments: [ExpressionValue], in session: MigrationSession) throws -> ExpressionValue
 }
@@ -69,6 +72,9 @@ extension EntityMigrationPolicy {
     /// Does nothing.
     public func end(_ mapping: EntityMapping, in session: MigrationSession) throws {}
 
+    /// Nil: the policy does not say which selectors it answers.
+    public var answeredSelectors: Set<String>? { nil }
+
     /// Refuses every selector.
     public func perform(
         selector: String, arguments: [ExpressionValue], in session: MigrationSession
@@ -78,4 +84,6 @@ extension EntityMigrationPolicy {
 }
 
 /// The policy of entity mappings that name none: every callback does the default.
-final class DefaultMigrationPolicy: EntityMigrationPolicy {}
+final class DefaultMigrationPolicy: EntityMigrationPolicy {
+    var answeredSelectors: Set<String>? { [] }
+}

@@ -1,0 +1,81 @@
+import Foundation
+public import ObjectModel
+
+extension MappingModelLoader {
+    /// The mapping models for migrating across `history`: each file in `paths`, then — when `modelPath` is an
+    /// Xcode `.xcdatamodeld` bundle — the `.xcmappingmodel` and `.cdm` files found in the folder that holds it
+    /// and below, as Core Data searches its bundle, for the steps no given file covers. Xcode mapping models
+    /// get the versions their entity hashes identify and the policies `bindings` binds.
+    ///
+    /// - Parameter stale: told of a found Xcode mapping model that names versions of `history` but matches
+    ///   none by hash — skipped, as Core Data skips it, but worth a warning.
+    /// - Throws: ``MappingError`` for a file that cannot be read, and ``MappingError/Code/staleMapping`` for a
+    ///   given Xcode mapping model that matches no version.
+    public static func load(
+        paths: [String],
+        for history: ModelHistory,
+        modelPath: String? = nil,
+        bindings: PolicyBindings = PolicyBindings(),
+        stale: (MappingError) -> Void = { _ in }
+    ) throws(MappingError) -> [MappingModel] {
+        var models: [MappingModel] = []
+        for path in paths {
+            models.append(try load(path: path).identifyingVersions(in: history).binding(bindings))
+        }
+        guard let modelPath, modelPath.hasSuffix(".xcdatamodeld") || modelPath.hasSuffix(".xcdatamodeld/") else {
+            return models
+        }
+        let given = Set(models.map { Step(from: $0.sourceVersion, to: $0.destinationVersion) })
+        var found: [Step: MappingModel] = [:]
+        for path in xcodeMappingFiles(near: modelPath) {
+            let model = try load(path: path)
+            let match = model.versionMatch(in: history)
+            if match.isStale {
+                let named = [match.source.named, match.destination.named].compactMap { $0 }
+                if named.contains(where: { history.version(named: $0) != nil }) {
+                    do {
+                        _ = try model.identifyingVersions(in: history)
+                    } catch {
+                        stale(error)
+                    }
+                }
+                continue
+            }
+            let step = Step(from: match.source.version, to: match.destination.version)
+            // A .cdm compiled from an .xcmappingmodel beside it is the same mapping: keep the first one found.
+            guard !given.contains(step), found[step] == nil else { continue }
+            var identified = model
+            identified.sourceVersion = step.from
+            identified.destinationVersion = step.to
+            found[step] = identified.binding(bindings)
+        }
+        return models + found.values.sorted { $0.name < $1.name }
+    }
+
+    private struct Step: Hashable {
+        var from: String?
+        var to: String?
+    }
+
+    /// The `.xcmappingmodel` folders and `.cdm` files under the folder holding the bundle at `modelPath`,
+    /// `.xcmappingmodel` first, each list in path order.
+    static func xcodeMappingFiles(near modelPath: String) -> [String] {
+        let folder = (modelPath as NSString).deletingLastPathComponent
+        let root = folder.isEmpty ? "." : folder
+        var bundles: [String] = []
+        var compiled: [String] = []
+        let enumerator = FileManager.default.enumerator(atPath: root)
+        while let relative = enumerator?.nextObject() as? String {
+            let path = (root as NSString).appendingPathComponent(relative)
+            if (relative as NSString).lastPathComponent.hasPrefix(".") {
+                enumerator?.skipDescendants()  // .build, .git and the like hold no mapping model of the app's
+            } else if relative.hasSuffix(".xcmappingmodel") {
+                bundles.append(path)
+                enumerator?.skipDescendants()
+            } else if relative.hasSuffix(".cdm") {
+                compiled.append(path)
+            }
+        }
+        return bundles.sorted() + compiled.sorted()
+    }
+}
