@@ -39,9 +39,9 @@ struct DamagedStoreTests {
     /// SQL that breaks the version-1 store, and what the refusal must say.
     static let damages: [(sql: String, says: String)] = [
         ("UPDATE ZPOST SET Z_ENT = 99 WHERE Z_PK = 1", "Z_ENT is no entity"),
-        ("UPDATE ZPOST SET Z_PK = -5 WHERE Z_PK = 1", "primary key -5, below 1"),
+        ("UPDATE ZPOST SET Z_PK = -5 WHERE Z_PK = 1", "Z_PK -5 is below 1"),
         ("UPDATE ZPOST SET Z_PK = 9000000 WHERE Z_PK = 1", "above Z_PRIMARYKEY's Z_MAX"),
-        ("ALTER TABLE ZPOST DROP COLUMN ZCOLOR", "has no column ZPOST.ZCOLOR"),
+        ("ALTER TABLE ZPOST DROP COLUMN ZCOLOR", "has no such column ZPOST.ZCOLOR"),
         ("DROP TABLE ZPOST", "has no table ZPOST"),
         ("DELETE FROM Z_PRIMARYKEY WHERE Z_NAME = 'Post'", "no Z_PRIMARYKEY row for entity Post"),
     ]

@@ -61,7 +61,7 @@ enum StoreContentCheck {
             let have = Set(try connection.columns(of: table.name).map(\.name))
             guard !have.isEmpty else { throw refusal(path, "has no table \(table.name) (entity \(table.root))") }
             for column in ["Z_PK", "Z_ENT"] + table.columns.map(\.name) where !have.contains(column) {
-                throw refusal(path, "has no column \(table.name).\(column) (entity \(table.root))")
+                throw refusal(path, "has no such column \(table.name).\(column) (entity \(table.root))")
             }
             guard let rootNumber = layout.entityNumbers[table.root], let maximum = maxima[rootNumber] else {
                 throw refusal(path, "has no Z_PRIMARYKEY row for entity \(table.root)")
@@ -81,12 +81,12 @@ enum StoreContentCheck {
                         + "\(row[3].int64 ?? 0)); they would be lost")
             }
             if let lowest = row[0].int64, lowest < 1 {
-                throw refusal(path, "has a row in \(table.name) with primary key \(lowest), below 1")
+                throw refusal(path, "has a row in \(table.name) whose Z_PK \(lowest) is below 1")
             }
             if let highest = row[1].int64, highest > maximum {
                 throw refusal(
                     path,
-                    "has a row in \(table.name) with primary key \(highest), above Z_PRIMARYKEY's Z_MAX "
+                    "has a row in \(table.name) whose Z_PK \(highest) is above Z_PRIMARYKEY's Z_MAX "
                         + "\(maximum) for \(table.root)")
             }
         }
@@ -94,7 +94,7 @@ enum StoreContentCheck {
             let have = Set(try connection.columns(of: join.name).map(\.name))
             guard !have.isEmpty else { throw refusal(path, "has no table \(join.name) (\(join.ownerEntity))") }
             for column in [join.ownerColumn, join.destinationColumn] where !have.contains(column) {
-                throw refusal(path, "has no column \(join.name).\(column) (\(join.ownerEntity))")
+                throw refusal(path, "has no such column \(join.name).\(column) (\(join.ownerEntity))")
             }
         }
     }
