@@ -47,12 +47,12 @@ package struct ScenarioSetup {
 
 extension Scenario {
     /// Checks everything the scenario names, without running it: the model loads and has the chain's
-    /// versions, the mapping files load and fit their versions, the dataset fits the first version, and a plan
-    /// exists for every path the scenario compares.
+    /// versions, the mapping files load and fit their versions, the dataset fits the first version at every size
+    /// in `sizes` (default: the quick and full ones), and a plan exists for every path the scenario compares.
     ///
     /// - Returns: the plan of each path.
     /// - Throws: the first problem, naming its file.
-    public func check() throws -> [MigrationPath: MigrationPlan] {
+    public func check(sizes: [Int]? = nil) throws -> [MigrationPath: MigrationPlan] {
         let setup = try ScenarioSetup(scenario: self)
         for version in chain where setup.history.version(named: version) == nil {
             throw ScenarioError(
@@ -61,8 +61,10 @@ extension Scenario {
                     + setup.history.versions.map(\.name).joined(separator: ", ") + ")")
         }
         if store == nil {
-            _ = try StoreGenerator(
-                version: try setup.history.requireVersion(chain[0]), dataset: setup.dataset, size: quickSizes[0])
+            for size in Set(sizes ?? quickSizes + fullSizes).sorted() {
+                _ = try StoreGenerator(
+                    version: try setup.history.requireVersion(chain[0]), dataset: setup.dataset, size: size)
+            }
         }
         var plans: [MigrationPath: MigrationPlan] = [:]
         for path in modes.path {

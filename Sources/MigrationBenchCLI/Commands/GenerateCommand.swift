@@ -41,7 +41,9 @@ struct GenerateCommand: ParsableCommand {
     var json = false
 
     func validate() throws {
-        guard size >= 0 else { throw ValidationError("--size must be 0 or more") }
+        guard (0...InputLimits.size).contains(size) else {
+            throw ValidationError("--size must be from 0 to \(InputLimits.size)")
+        }
     }
 
     func run() throws {
@@ -59,7 +61,12 @@ struct GenerateCommand: ParsableCommand {
                 throw InputError("\(output): a file already exists here; use --overwrite to replace it")
             }
             let partial = output + ".partial-\(UUID().uuidString.prefix(8))"
-            defer { Store.remove(at: partial) }
+            let sidecars = ["", "-wal", "-shm", "-journal"].map { partial + $0 }
+            sidecars.forEach(Interruption.remove(onInterruption:))
+            defer {
+                Store.remove(at: partial)
+                sidecars.forEach(Interruption.keep)
+            }
 
             let heap = currentHeapStatistics()
             heap.resetThreadPeak()

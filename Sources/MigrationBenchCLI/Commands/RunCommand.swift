@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MigrationEngine
+import ObjectModel
 import ReportModel
 import Reporting
 import ScenarioRunner
@@ -56,12 +57,16 @@ struct RunCommand: ParsableCommand {
     }
 
     static func sizes(_ text: String) throws -> [Int] {
-        try text.split(separator: ",").map { part in
+        let sizes = try text.split(separator: ",").map { part in
             guard let size = Int(part.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "_", with: "")),
-                size > 0
-            else { throw InputError("--sizes: '\(part)' is not a positive whole number") }
+                (1...InputLimits.size).contains(size)
+            else { throw InputError("--sizes: '\(part)' is not a whole number from 1 to \(InputLimits.size)") }
             return size
         }
+        guard sizes.count <= InputLimits.sizesPerList else {
+            throw InputError("--sizes: \(sizes.count) sizes; the limit is \(InputLimits.sizesPerList)")
+        }
+        return sizes
     }
 
     static func filter(_ options: inout RunOptions, _ text: String) throws {
@@ -87,11 +92,18 @@ struct ReportRun {
     let baseline: String?
 
     func run(scenarios: [Scenario], options: RunOptions, command: [String]) throws -> Report {
+        // Bad input is exit 1 before any child starts, not a crashed cell (exit 2) once they have.
+        for scenario in scenarios {
+            _ = try scenario.check(sizes: options.sizes ?? scenario.sizes(quick: options.quick))
+        }
         let baselineReport = try baseline.map(Self.readReport)
         let started = Date()
         let runID = Self.runID(started)
         let folder = "\(out)/\(runID)"
         let work = "\(folder)/.work"
+        // Interrupted before its reports are written, the run leaves no folder.
+        Interruption.remove(onInterruption: folder)
+        defer { Interruption.keep(folder) }
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: work) }
 
@@ -115,14 +127,21 @@ struct ReportRun {
             report.applyBaseline(report.compare(to: baselineReport, baselineFile: baseline))
         }
         let written = try ReportWriter.write(report, toPath: folder)
+        Interruption.remove(onInterruption: work)
         Self.pointLatest(at: runID, in: out)
         print(Self.summary(report, files: written.map(\.path)))
         return report
     }
 
     static func readReport(_ path: String) throws -> Report {
+        let data: Data
         do {
-            return try ReportJSON.decode(from: try Data(contentsOf: URL(fileURLWithPath: path)))
+            data = try InputLimits.read(path)
+        } catch {
+            throw InputError("\(path): \(error.message)")
+        }
+        do {
+            return try ReportJSON.decode(from: data)
         } catch {
             throw InputError("\(path): not a report this version can read: \(error)")
         }
@@ -186,11 +205,10 @@ enum CellLauncher {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle(forWritingAtPath: errors)
         do {
-            try process.run()
+            try Interruption.whileRunning(process) { process.waitUntilExit() }
         } catch {
             return .failed("cannot start the cell's process: \(error)")
         }
-        process.waitUntilExit()
         let message = ((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")
             .split(separator: "\n").suffix(5).joined(separator: "\n")
         if process.terminationReason == .uncaughtSignal {

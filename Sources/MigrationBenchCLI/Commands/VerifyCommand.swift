@@ -80,13 +80,18 @@ struct VerifyCommand: ParsableCommand {
         if result?.passed == false { throw ExitCode(2) }
     }
 
-    /// The destination's version: the one its hashes match, else the one its metadata names, else the mapping's.
+    /// The destination's version: the one its hashes match, else the one its metadata names, else the mapping's,
+    /// else the model's current one (where `migrate` goes by default). A destination without usable metadata is
+    /// then checked against that version, and its metadata is an integrity failure (exit 2), not an input error.
     private func destinationVersion(in history: ModelHistory, mappings: [MappingModel]) throws -> ModelVersion {
+        guard FileManager.default.fileExists(atPath: destination) else {
+            throw InputError("\(destination): no such store")
+        }
         let metadata = try? Store.metadata(at: destination)
         if let metadata, let version = history.version(matching: metadata.versionHashes) { return version }
         let named = metadata?.modelVersionName ?? mappings.last?.destinationVersion
         if let named, let version = history.version(named: named) { return version }
-        throw InputError("\(destination): the store matches no version of the model")
+        return history.currentVersion
     }
 }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ObjectModel
 
 /// The options every benchmark command shares, and the scratch folder and JSON file they use.
 struct BenchmarkOptions: ParsableArguments {
@@ -21,8 +22,13 @@ struct BenchmarkOptions: ParsableArguments {
     var gate = false
 
     func validate() throws {
-        guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1") }
-        guard sizes.allSatisfy({ $0 > 0 }) else { throw ValidationError("--sizes must be positive") }
+        guard (1...InputLimits.repetitions).contains(repetitions) else {
+            throw ValidationError("--repetitions must be from 1 to \(InputLimits.repetitions)")
+        }
+        guard sizes.allSatisfy({ (1...InputLimits.size).contains($0) }), sizes.count <= InputLimits.sizesPerList else {
+            throw ValidationError(
+                "--sizes must be \(InputLimits.sizesPerList) sizes at most, each from 1 to \(InputLimits.size)")
+        }
     }
 
     /// The sizes to measure, smallest first.
@@ -34,6 +40,7 @@ struct BenchmarkOptions: ParsableArguments {
     /// A fresh temporary folder for the stores; remove it with ``removeScratchFolder(_:)``.
     func makeScratchFolder() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mb-bench-\(UUID().uuidString)")
+        Interruption.remove(onInterruption: folder.path)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder
     }
@@ -41,6 +48,7 @@ struct BenchmarkOptions: ParsableArguments {
     /// Removes a folder made by ``makeScratchFolder()`` and everything in it.
     func removeScratchFolder(_ folder: URL) {
         try? FileManager.default.removeItem(at: folder)
+        Interruption.keep(folder.path)
     }
 
     /// Writes `report` to `--json-output`, if given, as pretty JSON with sorted keys.

@@ -75,6 +75,14 @@ public struct StoreMigrator: Sendable {
                 throw MigrationError(
                     .plan, "mapping model '\(model.name)'\(file) names version '\(version)', which the model lacks")
             }
+            // A mapping that fits no step (backwards, from a version to itself, or skipping versions) would
+            // never run, and the step it was meant for would be inferred instead: refuse it.
+            guard self.chain.successors[from] == to else {
+                throw MigrationError(
+                    .plan,
+                    "mapping model '\(model.name)'\(file) migrates \(from) → \(to), which is not a step of the chain "
+                        + "(\(self.chain.versions.joined(separator: ", ")))")
+            }
         }
         for stage in stages where self.chain.successors[stage.from] != stage.to {
             throw MigrationError(
@@ -216,7 +224,18 @@ public struct StoreMigrator: Sendable {
         progress: ((StoreMigrationProgress) -> Void)? = nil,
         shouldCancel: @escaping () -> Bool = { false }
     ) throws -> Outcome {
-        let plan = try requiredMigrations(forStoreAt: path, to: target)
+        // Reading a store in WAL mode makes SQLite create its -shm index; a refused store keeps its files as
+        // they were.
+        let hadIndex = FileManager.default.fileExists(atPath: path + "-shm")
+        let plan: MigrationPlan
+        do {
+            try StoreContentCheck.checkLog(storeAt: path)
+            plan = try requiredMigrations(forStoreAt: path, to: target)
+            try StoreContentCheck.check(storeAt: path, version: try version(plan.from))
+        } catch {
+            if !hadIndex { try? FileManager.default.removeItem(atPath: path + "-shm") }
+            throw error
+        }
         guard !plan.isEmpty else { return Outcome(plan: plan, steps: []) }
         // Every step's mapping models are checked — policies and their selectors bound, expressions compiled —
         // before the first object of the first step is touched.

@@ -96,7 +96,7 @@ public final class MigrationSession {
         }
         guard let plan = currentMapping, plan.mapping.name == mapping.name else {
             let destination = try createDestinationInstance(entity: entity, preferredPrimaryKey: source.primaryKey)
-            associate(source: source, destination: destination, mapping: mapping)
+            try associate(source: source, destination: destination, mapping: mapping)
             return destination
         }
         // The hot path: the row is computed straight into place, with everything resolved once per mapping.
@@ -109,7 +109,7 @@ public final class MigrationSession {
         if options.storage == .streaming, plan.hasDefaultPolicy, let reader {
             // Nothing can touch the row before it is written: bind it straight from the source row.
             try insertDirectly(destination, from: reader, runtime: runtime, mapping: mapping.name)
-            runtime.association.associate(source: source.primaryKey, destination: destination)
+            try runtime.association.associate(source: source.primaryKey, destination: destination)
             return destination
         }
         var values = writer.template
@@ -122,7 +122,7 @@ public final class MigrationSession {
             values[target.slot] = try Self.sqliteValue(value, as: target.type, property: target.property)
         }
         register(PendingObject(object: destination, writer: writer, values: values))
-        runtime.association.associate(source: source.primaryKey, destination: destination)
+        try runtime.association.associate(source: source.primaryKey, destination: destination)
         return destination
     }
 
@@ -144,8 +144,8 @@ public final class MigrationSession {
     }
 
     /// Records that `destination` was made from `source` by `mapping`.
-    public func associate(source: ObjectID, destination: ObjectID, mapping: EntityMapping) {
-        associationTable(for: mapping).associate(source: source.primaryKey, destination: destination)
+    public func associate(source: ObjectID, destination: ObjectID, mapping: EntityMapping) throws {
+        try associationTable(for: mapping).associate(source: source.primaryKey, destination: destination)
     }
 
     /// The destination objects `mapping` made from `sources`, as Core Data's
