@@ -2,7 +2,7 @@
 SWIFT ?= swift
 BIN := .build/release/migration-bench
 
-.PHONY: setup build run test benchmark-quick lint clean
+.PHONY: setup build run check test benchmark-quick lint clean
 
 setup:
 	@scripts/setup
@@ -14,6 +14,11 @@ build: setup
 # Reports/latest/ (index.html, report.json, junit.xml, summary.md). Exit code 2 or 3 when a cell fails.
 run: build
 	$(BIN) run --quick
+
+# check on an example history (four versions, renames, a default-filled attribute): a store of every version
+# migrated to the last, verified and measured; reports in Reports/check/latest/. Exit code 2 on an error finding.
+check: build
+	$(BIN) check Scenarios/models/library-history.yaml --out Reports/check
 
 test: setup
 	$(SWIFT) test
@@ -28,4 +33,4 @@ lint:
 	$(SWIFT) format lint --strict --recursive Sources Tests
 
 clean:
-	rm -rf .build Reports/benchmarks Reports/latest Reports/2*
+	rm -rf .build Reports/benchmarks Reports/check Reports/latest Reports/2*
