@@ -1,6 +1,7 @@
 import Foundation
 import Instrumentation
 import MappingModel
+import MigrationEngine
 import ObjectModel
 import ReportModel
 import ScenarioRunner
@@ -139,6 +140,41 @@ struct ModelCheckerTests {
         }
     }
 
+    /// A step whose store the verifier rejects: the mapping names the built-in AssignNewIdentifier, but the
+    /// registry runs a policy under that name that assigns nothing, so no migrated book has its identifier.
+    @Test func aStoreThatFailsVerificationIsAnError() throws {
+        try Self.withFolder { folder in
+            let model = folder.appendingPathComponent("model.yaml")
+            try
+                ("versions:\n  - name: V1\n    entities:\n" + Self.book("{ name: title, type: String }")
+                + "  - name: V2\n    entities:\n"
+                + Self.book("{ name: title, type: String }, { name: code, type: UUID, optional: true }"))
+                .write(to: model, atomically: true, encoding: .utf8)
+            let mapping = folder.appendingPathComponent("v1-v2.yaml")
+            try """
+            sourceVersion: V1
+            destinationVersion: V2
+            entityMappings:
+              - kind: custom
+                source: Book
+                destination: Book
+                policy: AssignNewIdentifier
+                userInfo: { attribute: code }
+                attributes: { title: $source.title }
+            """.write(to: mapping, atomically: true, encoding: .utf8)
+            var options = ModelChecker.Options()
+            options.sizes = [30]
+            options.mappings = [mapping.path]
+            options.policies.register("AssignNewIdentifier") { LazyPolicy() }
+            let checker = try ModelChecker(
+                modelPath: model.path, history: try ModelLoader.load(path: model.path), options: options)
+            let outcome = try Self.run(checker, in: folder)
+            #expect(Self.lines(outcome.check) == ["error verificationFailed V1 → V2 Book.code"])
+            #expect(outcome.check.steps.map(\.outcome) == [.integrityFailure])
+            #expect(Verdict.decide(cells: outcome.cells, findings: outcome.check.findings).exitCode == 2)
+        }
+    }
+
     @Test func aStoreAtTheTargetNeedsNoStep() throws {
         try Self.withFolder { folder in
             let bundle = Fixtures.modelBundle.path
@@ -152,3 +188,6 @@ struct ModelCheckerTests {
         }
     }
 }
+
+/// A policy that leaves the identifier its mapping says it assigns unset.
+private final class LazyPolicy: EntityMigrationPolicy {}

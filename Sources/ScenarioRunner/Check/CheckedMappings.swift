@@ -36,7 +36,16 @@ struct CheckedMappings {
         for file in staleFound {
             findings.append(Self.stale(try MappingModelLoader.load(path: file), file: file, history: history))
         }
-        findings += models.compactMap { Self.direction(of: $0, in: history) }
+        // A mapping model that fits no step of the history never runs: it is a finding, not a step's mapping.
+        var fitting: [MappingModel] = []
+        for model in models {
+            if let finding = Self.direction(of: model, in: history) {
+                findings.append(finding)
+            } else {
+                fitting.append(model)
+            }
+        }
+        models = fitting
     }
 
     /// The files a `--mapping` path stands for: itself, or the mapping files in a folder, in path order.
