@@ -79,6 +79,15 @@ struct CheckCommandTests {
             let missing = try Executable.run(["check", "no-such-model.yaml"], in: folder)
             #expect(
                 missing.status == 1 && missing.errorLines.count == 1 && missing.error.contains("no-such-model.yaml"))
+            let budget = try Executable.run(
+                ["check", "Scenarios/models/library.yaml", "--max-step-seconds", "-1"], in: folder)
+            #expect(budget.status == 1 && budget.error.contains("--max-step-seconds"))
+            // V2 (the current version) first: no version comes before it, so nothing is migrated.
+            let order = try Executable.run(
+                ["check", "Scenarios/models/library.yaml", "--order", "V2", "V1", "--sizes", "10", "--json"], in: folder
+            )
+            #expect(order.status == 0, "\(order.error)")
+            #expect((try order.json()["steps"] as? [Any])?.isEmpty == true)
             let sizes = try Executable.run(["check", "Scenarios/models/library.yaml", "--sizes", "ten"], in: folder)
             #expect(sizes.status == 1 && sizes.error.contains("--sizes"))
         }

@@ -27,6 +27,14 @@ struct CheckCommand: ParsableCommand {
     var model: String
 
     @Option(
+        name: .long, parsing: .upToNextOption,
+        help: ArgumentHelp(
+            "The order of the model's versions, oldest first (default: the file's order, or for Xcode bundles the "
+                + "numbers in the version names).",
+            valueName: "version"))
+    var order: [String] = []
+
+    @Option(
         name: .long,
         help: ArgumentHelp(
             "A mapping model (YAML/JSON, .xcmappingmodel or .cdm) or a folder of them. Mapping models beside an "
@@ -74,6 +82,9 @@ struct CheckCommand: ParsableCommand {
             options.dataset = dataset
             options.mappings = mapping
             options.bindings = try policies.bindings()
+            if let maxStepSeconds, !(maxStepSeconds >= 0 && maxStepSeconds.isFinite) {
+                throw InputError("--max-step-seconds: '\(maxStepSeconds)' is not a number of seconds from 0")
+            }
             options.maxStepSeconds = maxStepSeconds
             if let maxStepHeap {
                 guard let bytes = ScenarioLoader.quantity(maxStepHeap.replacingOccurrences(of: " ", with: "")),
@@ -83,7 +94,8 @@ struct CheckCommand: ParsableCommand {
             }
             let started = Date()
             let checker = try ModelChecker(
-                modelPath: model, history: try ModelLoader.load(path: model), options: options)
+                modelPath: model, history: try ModelLoader.load(path: model, order: order.isEmpty ? nil : order),
+                options: options)
             let work = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "migration-bench-check-\(getpid())")
             defer { try? FileManager.default.removeItem(at: work) }
