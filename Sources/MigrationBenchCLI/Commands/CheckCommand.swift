@@ -26,12 +26,7 @@ struct CheckCommand: ParsableCommand {
         help: ArgumentHelp("The model: an Xcode .xcdatamodeld bundle or a YAML/JSON model file.", valueName: "model"))
     var model: String
 
-    @Option(
-        name: .long, parsing: .upToNextOption,
-        help: ArgumentHelp(
-            "The order of the model's versions, oldest first (default: the file's order, or for Xcode bundles the "
-                + "numbers in the version names).",
-            valueName: "version"))
+    @Option(name: .long, parsing: .upToNextOption, help: ModelOptions.orderHelp)
     var order: [String] = []
 
     @Option(

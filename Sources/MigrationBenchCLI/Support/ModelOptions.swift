@@ -10,13 +10,14 @@ struct ModelOptions: ParsableArguments {
             valueName: "path"))
     var model: String
 
-    @Option(
-        name: .long, parsing: .upToNextOption,
-        help: ArgumentHelp(
-            "The order of the model's versions, oldest first (default: the file's order, or for Xcode bundles the "
-                + "numbers in the version names).",
-            valueName: "version"))
+    @Option(name: .long, parsing: .upToNextOption, help: Self.orderHelp)
     var order: [String] = []
+
+    /// The help of `--order`, which `check` shares.
+    static let orderHelp = ArgumentHelp(
+        "The order of the model's versions, oldest first (default: the file's order, or for Xcode bundles the "
+            + "numbers in the version names).",
+        valueName: "version")
 
     func load(currentVersion: String? = nil) throws -> ModelHistory {
         try ModelLoader.load(path: model, currentVersion: currentVersion, order: order.isEmpty ? nil : order)
