@@ -142,7 +142,7 @@ let package = Package(
                 "ScenarioRunner", "MigrationEngine", "MappingModel", "ObjectModel", "ReportModel", "Instrumentation",
                 "TestFixtures",
             ]),
-        .testTarget(name: "MigrationBenchCLITests", dependencies: ["MigrationBenchCLI"]),
+        .testTarget(name: "MigrationBenchCLITests", dependencies: ["MigrationBenchCLI", "TestFixtures"]),
         .testTarget(
             name: "MigrationTestingTests", dependencies: ["MigrationTesting", "PersistentStore", "TestFixtures"]),
     ]
