@@ -67,6 +67,26 @@ struct CheckCommandTests {
         }
     }
 
+    /// A dataset shapes the stores: the library's makes N objects in all (a tenth of them authors) instead of
+    /// N of every entity.
+    @Test func aDatasetShapesTheStores() throws {
+        try Executable.withTemporaryFolder { folder in
+            func objects(_ extra: [String]) throws -> Int? {
+                let out = folder.appendingPathComponent(UUID().uuidString)
+                let run = try Executable.run(
+                    ["check", "Scenarios/models/library.yaml", "--sizes", "100", "--out", out.path] + extra, in: folder)
+                #expect(run.status == 0, "\(run.error)")
+                let report =
+                    try JSONSerialization.jsonObject(
+                        with: Data(contentsOf: out.appendingPathComponent("latest/report.json"))) as? [String: Any]
+                return ((report?["cells"] as? [[String: Any]])?.first)?["objects"] as? Int
+            }
+            let plain = try objects([])
+            let shaped = try objects(["--dataset", "Scenarios/datasets/library.yaml"])
+            #expect(plain == 200 && shaped == 100)
+        }
+    }
+
     @Test func aBudgetExceededExitsThreeAndBadInputOne() throws {
         try Executable.withTemporaryFolder { folder in
             let slow = try Executable.run(
