@@ -101,9 +101,13 @@ public struct MigrationTestModel: Sendable {
     /// `migration-bench check` from a test: a generated store of every version migrated step by step to
     /// `target` (the current version by default), verified, with the findings.
     ///
-    /// - Parameter mappings: mapping files or folders besides those found beside an Xcode bundle.
+    /// - Parameters:
+    ///   - mappings: mapping files or folders besides those found beside an Xcode bundle.
+    ///   - dataset: a dataset file that shapes the generated stores (a size is then the dataset's N).
     /// - Throws: ``MigrationTestError`` for a model not read from a file.
-    public func check(sizes: [Int] = [100], to target: String? = nil, mappings: [String] = []) throws -> ModelCheck {
+    public func check(
+        sizes: [Int] = [100], to target: String? = nil, mappings: [String] = [], dataset: String? = nil
+    ) throws -> ModelCheck {
         guard let path else {
             throw MigrationTestError("check reads the model from its file: make the model with init(model:)")
         }
@@ -111,6 +115,7 @@ public struct MigrationTestModel: Sendable {
         options.sizes = sizes
         options.target = target
         options.mappings = mappings
+        options.dataset = dataset
         options.bindings = bindings
         options.policies = policies
         let checker = try ModelChecker(modelPath: path, history: history, options: options)

@@ -14,6 +14,8 @@ struct FixtureCheckTests {
         let target: String?
         let policies: @Sendable () -> PolicyRegistry
         let bindings: PolicyBindings
+        /// A dataset's YAML text, if the stores are shaped.
+        var dataset: String?
         let findings: [String]
         var description: String { name }
     }
@@ -52,6 +54,11 @@ struct FixtureCheckTests {
             name: "wibosco, policy bound", bundle: { Fixtures.modelBundle }, target: nil, policies: { .builtIn() },
             bindings: ExampleMigrationTests.bindings,
             findings: ["error migrationFailed \(wibosco) 2 → \(wibosco) 3"]),
+        // With every post given a colour, every store reaches version 4 and verifies clean.
+        Case(
+            name: "wibosco, policy bound, every post coloured", bundle: { Fixtures.modelBundle }, target: nil,
+            policies: { .builtIn() }, bindings: ExampleMigrationTests.bindings, dataset: "nullRatio: 0\n",
+            findings: []),
         Case(
             name: "CoreDataPlus", bundle: plus, target: "SampleModel3", policies: { .builtIn() },
             bindings: PolicyBindings(), findings: ["error invalidMappingModel SampleModel2 → SampleModel3"]),
@@ -105,9 +112,15 @@ struct FixtureCheckTests {
     func findingsAreExactly(_ example: Case) throws {
         let model = try MigrationTestModel(
             model: example.bundle().path, policies: example.policies(), bindings: example.bindings)
-        let check = try model.check(sizes: [20], to: example.target)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("check-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let dataset = folder.appendingPathComponent("dataset.yaml")
+        try example.dataset?.write(to: dataset, atomically: true, encoding: .utf8)
+        let check = try model.check(sizes: [20], to: example.target, dataset: example.dataset.map { _ in dataset.path })
         #expect(Self.lines(check) == example.findings, "\(check.findings.map(\.message))")
         #expect(!check.steps.isEmpty)
+        if example.findings.isEmpty { #expect(check.steps.allSatisfy { $0.outcome == .passed }) }
     }
 
     /// The bundle alone, without the mapping model beside it: Core Data refuses String → Integer 16.
