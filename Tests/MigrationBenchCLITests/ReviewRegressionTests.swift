@@ -38,3 +38,30 @@ struct CLIReviewRegressionTests {
         }
     }
 }
+
+extension CLIReviewRegressionTests {
+    /// A mapping "file" that is a folder or a device is named as such, not as "permission denied" or a
+    /// framework error number.
+    @Test func aFolderOrDeviceGivenAsAFileSaysSo() throws {
+        try Executable.withTemporaryFolder { folder in
+            let cdm = folder.appendingPathComponent("Folder.cdm")
+            try FileManager.default.createDirectory(at: cdm, withIntermediateDirectories: true)
+            let directory = try Executable.run(["mappings", cdm.path], in: folder)
+            #expect(directory.status == 1)
+            #expect(directory.errorLines.count == 1 && directory.error.contains("Folder.cdm: a folder, not a file"))
+            let device = try Executable.run(["mappings", "/dev/zero"], in: folder)
+            #expect(device.status == 1)
+            #expect(device.errorLines.count == 1 && device.error.contains("/dev/zero: not a regular file"))
+            // A symbolic link to a real file is read as that file.
+            let link = folder.appendingPathComponent("link.cdm").path
+            try FileManager.default.createSymbolicLink(
+                atPath: link,
+                withDestinationPath: Executable.fixtures.appendingPathComponent(
+                    "coredataplus/SampleModel/Fixtures/V2toV3.cdm"
+                )
+                .path)
+            let linked = try Executable.run(["mappings", link], in: folder)
+            #expect(linked.status == 0, "\(linked.error)")
+        }
+    }
+}
