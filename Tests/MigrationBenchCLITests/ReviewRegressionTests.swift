@@ -65,3 +65,45 @@ extension CLIReviewRegressionTests {
         }
     }
 }
+
+extension CLIReviewRegressionTests {
+    /// An app's `.xcmappingmodel` and the `.cdm` compiled from it (or one file given twice) are the same mapping:
+    /// run as two passes, every object was made twice (the real store's 1,001 posts became 2,002, exit 0).
+    /// Refused before anything runs, the store untouched.
+    @Test func theSameMappingGivenTwiceIsRefused() throws {
+        let plus = Executable.fixtures.appendingPathComponent("coredataplus/SampleModel")
+        let bundle = plus.appendingPathComponent("MappingModels/V2toV3.xcmappingmodel").path
+        let compiled = plus.appendingPathComponent("Fixtures/V2toV3.cdm").path
+        let twoToThree = [
+            "--model", plus.appendingPathComponent("SampleModel.xcdatamodeld").path, "--to", "SampleModel3",
+        ]
+        let oneToTwo = Executable.fixtures.appendingPathComponent("Mappings/Migration1to2.xcmappingmodel").path
+        let cases = [
+            ("coredataplus/SampleModel/Fixtures/SampleModel_V2.sqlite", twoToThree, [bundle, compiled]),
+            (
+                "stores/CoreDataMigration_Example_1.sqlite",
+                ["--model", Self.bundle, "--to", "CoreDataMigration_Example 2"],
+                [oneToTwo, oneToTwo]
+            ),
+        ]
+        try Executable.withTemporaryFolder { work in
+            let bindings = work.appendingPathComponent("bindings.yaml").path
+            try Data("policies:\n  V2to3MakerPolicy: FindOrCreate\n".utf8).write(to: URL(fileURLWithPath: bindings))
+            for (fixture, options, files) in cases {
+                let store = work.appendingPathComponent("store.sqlite").path
+                try? FileManager.default.removeItem(atPath: store)
+                try FileManager.default.copyItem(
+                    atPath: Executable.fixtures.appendingPathComponent(fixture).path, toPath: store)
+                let before = try Data(contentsOf: URL(fileURLWithPath: store))
+                let run = try Executable.run(
+                    ["migrate", store] + options + [
+                        "--policies", bindings, "--mapping", files[0], "--mapping", files[1],
+                    ],
+                    in: work)
+                #expect(run.status == 1)
+                #expect(run.errorLines.count == 1 && run.error.contains("twice"), "\(run.error)")
+                #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+            }
+        }
+    }
+}

@@ -20,7 +20,9 @@ extension MappingModelLoader {
     ) throws(MappingError) -> [MappingModel] {
         var models: [MappingModel] = []
         for path in paths {
-            models.append(try load(path: path).identifyingVersions(in: history).binding(bindings))
+            let model = try load(path: path).identifyingVersions(in: history).binding(bindings)
+            try refuseRepeated(model, after: models)
+            models.append(model)
         }
         guard let modelPath, modelPath.hasSuffix(".xcdatamodeld") || modelPath.hasSuffix(".xcdatamodeld/") else {
             return models
@@ -50,6 +52,25 @@ extension MappingModelLoader {
             found[step] = identified.binding(bindings)
         }
         return models + found.values.sorted { $0.name < $1.name }
+    }
+
+    /// Refuses `model` when an earlier mapping model of the same step already holds one of its entity mappings
+    /// (same name, source and destination entity): the same file given twice, or an `.xcmappingmodel` and the
+    /// `.cdm` compiled from it. Run as passes, they would make every object of that mapping twice.
+    private static func refuseRepeated(_ model: MappingModel, after earlier: [MappingModel]) throws(MappingError) {
+        func key(_ mapping: EntityMapping) -> [String?] {
+            [mapping.name, mapping.sourceEntity, mapping.destinationEntity]
+        }
+        for other in earlier
+        where other.sourceVersion == model.sourceVersion && other.destinationVersion == model.destinationVersion {
+            let keys = Set(other.entityMappings.map(key))
+            guard let repeated = model.entityMappings.first(where: { keys.contains(key($0)) }) else { continue }
+            throw MappingError(
+                .duplicateName,
+                "given twice for one step, so each pass would make its objects again: give the mapping model once "
+                    + "(an .xcmappingmodel and its .cdm are one; the other is \(other.file ?? other.name))",
+                file: model.file, mapping: repeated.name)
+        }
     }
 
     private struct Step: Hashable {
