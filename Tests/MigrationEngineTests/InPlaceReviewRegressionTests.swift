@@ -85,3 +85,39 @@ struct InPlaceReviewRegressionTests {
         }
     }
 }
+
+extension InPlaceReviewRegressionTests {
+    /// `Tag.statuses` is kept, but its inverse changes from `Status.tag` (now an attribute) to a new `Status.mentions`.
+    /// The edges of the kept to-many live in the new to-one's foreign key: the in-place step left it empty, losing
+    /// every edge (the verifier reported each one missing), where Core Data's relationship mapping keeps them.
+    @Test func aKeptToManyWhoseInverseIsNewKeepsItsEdges() throws {
+        let tag = Entity(
+            name: "Tag", attributes: [Attribute(name: "name", type: .string, isOptional: true)],
+            relationships: [Relationship(name: "statuses", destination: "Status", inverse: "tag", isToMany: true)])
+        let status = Entity(
+            name: "Status", attributes: [Attribute(name: "mentions", type: .string, isOptional: true)],
+            relationships: [Relationship(name: "tag", destination: "Tag", inverse: "statuses")])
+        var newTag = tag
+        newTag.relationships[0].inverse = "mentions"
+        let newStatus = Entity(
+            name: "Status", attributes: [Attribute(name: "tag", type: .string, isOptional: true)],
+            relationships: [Relationship(name: "mentions", destination: "Tag", inverse: "statuses")])
+        let v1 = try ModelVersion(name: "V1", entities: [status, tag])
+        let v2 = try ModelVersion(name: "V2", entities: [newStatus, newTag])
+        try withTemporaryFolder { folder in
+            let path = folder.appendingPathComponent("store.sqlite").path
+            _ = try StoreGenerator(version: v1, dataset: Dataset(seed: 3), size: 30).generate(at: path)
+            let edges = try Connection(path: path, mode: .readOnly)
+                .rows("SELECT Z_PK, ZTAG FROM ZSTATUS WHERE ZTAG IS NOT NULL ORDER BY Z_PK")
+            #expect(!edges.isEmpty)
+            let plan = try MappingInference.plan(from: v1, to: v2)
+            let added = plan.changes.first { $0.entity == "Status" && $0.property == "mentions" && $0.change == .added }
+            #expect(added?.detail == "new, the inverse of 'Tag.statuses': existing objects keep its edges")
+            _ = try InPlaceMigration(plan: plan).run(storeAt: path)
+            let store = try Store.open(at: path, version: v2)
+            #expect(
+                try store.connection.rows(
+                    "SELECT Z_PK, ZMENTIONS FROM ZSTATUS WHERE ZMENTIONS IS NOT NULL ORDER BY Z_PK") == edges)
+        }
+    }
+}

@@ -221,12 +221,32 @@ extension LightweightInference {
                     "new, required and without a default value: the step fails on the first existing object")
             }
         case .relationship(let relationship):
-            note(entity, relationship.name, .added, "new: existing objects start with it empty")
+            if let inverse = destination.inverse(of: relationship), let old = sourceCounterpart(of: inverse) {
+                // The edges of the kept inverse are this relationship's too (Core Data keeps both sides).
+                note(
+                    entity, relationship.name, .added,
+                    "new, the inverse of '\(relationship.destination).\(inverse.name)'"
+                        + (old.name == inverse.name ? "" : " (was '\(old.name)')") + ": existing objects keep its edges"
+                )
+            } else {
+                note(entity, relationship.name, .added, "new: existing objects start with it empty")
+            }
             if relationship.isMandatoryForInference {
                 note(
                     entity, relationship.name, .needsValue,
                     "new and required: the step fails on the first existing object that holds no object in it")
             }
+        }
+    }
+
+    /// The source relationship destination relationship `relationship` is paired with through a shared renaming
+    /// identifier, in the source counterpart of the entity that declares it.
+    private func sourceCounterpart(of relationship: Relationship) -> Relationship? {
+        guard let owner = destination.inverse(of: relationship)?.destination,
+            let sourceEntity = destinationOf.first(where: { destination.entity($0.value, isKindOf: owner) })?.key
+        else { return nil }
+        return source.relationships(of: sourceEntity).first {
+            !$0.isTransient && $0.renamingKey == relationship.renamingKey
         }
     }
 

@@ -295,7 +295,8 @@ public struct InPlaceMigration: Sendable {
         let from =
             windows.isEmpty
             ? quoted(sourceTable.name)
-            : "(SELECT *, \(windows.joined(separator: ", ")) FROM \(quoted(sourceTable.name)))"
+            // Named as the table, so that column references qualified with it still resolve.
+            : "(SELECT *, \(windows.joined(separator: ", ")) FROM \(quoted(sourceTable.name))) AS \(quoted(sourceTable.name))"
         let sql =
             "INSERT INTO \(quoted(Self.newTablePrefix + table.name)) (\(columns.joined(separator: ", "))) "
             + "SELECT \(values.joined(separator: ", ")) FROM \(from) WHERE Z_ENT = \(sourceNumber)\(filter)"
@@ -317,7 +318,8 @@ public struct InPlaceMigration: Sendable {
     }
 
     /// For a new to-one whose inverse existed without it: the key of the object whose source relationship
-    /// held this row, read from where the source kept that relationship (a join table, or a foreign key).
+    /// held this row, read from where the source kept that relationship (a join table, a foreign key, or this
+    /// row's own foreign key of the old inverse).
     func inverseFill(
         _ relationship: String, of entity: String, sourceTable: EntityTable, source: StoreLayout
     ) -> String? {
@@ -340,7 +342,15 @@ public struct InPlaceMigration: Sendable {
                 return nil
             }
             return "(SELECT o.Z_PK FROM \(quoted(table.name)) o WHERE o.\(quoted(column.name)) = \(row) LIMIT 1)"
-        case .inverseForeignKey, .none:
+        case .inverseForeignKey:
+            // The source kept the edge in this very row: the foreign key of the old inverse.
+            guard let back = source.version.inverse(of: held),
+                let column = sourceTable.column(for: back.name, of: held.destination, version: source.version)
+            else { return nil }
+            return survivingKey(
+                "\(quoted(sourceTable.name)).\(quoted(column.name))", of: back.name, of: held.destination,
+                source: source)
+        case .none:
             return nil
         }
     }
