@@ -47,6 +47,7 @@ enum StoreFiles {
     /// store need not survive a crash, and ``seal(_:)`` syncs the one that replaces the original.
     static func copy(_ source: String, to destination: String) throws(MigrationError) {
         try fileOperation("copy the store to '\(destination)'", source) {
+            try FaultInjection.check("copy", destination)
             try FileManager.default.copyItem(atPath: source, toPath: destination)
         }
     }
@@ -80,15 +81,20 @@ enum StoreFiles {
         }
         try fileOperation("remove the store's sidecar files", original) {
             for suffix in sidecars where FileManager.default.fileExists(atPath: original + suffix) {
+                try FaultInjection.check("remove", original + suffix)
                 try FileManager.default.removeItem(atPath: original + suffix)
             }
         }
         event(.sidecarsRemoved)
+        let failure = "cannot rename '\(replacement)' to '\(original)'"
+        do {
+            try FaultInjection.check("rename", original)
+        } catch {
+            throw MigrationError(.fileSystem, "\(failure): \(error); the original store is intact")
+        }
         guard rename(replacement, original) == 0 else {
             throw MigrationError(
-                .fileSystem,
-                "cannot rename '\(replacement)' to '\(original)': \(String(cString: strerror(errno))); the original "
-                    + "store is intact")
+                .fileSystem, "\(failure): \(String(cString: strerror(errno))); the original store is intact")
         }
         event(.renamed)
         try fileOperation("sync the store's folder (the store was migrated and replaced)", original) {
@@ -114,6 +120,7 @@ enum StoreFiles {
     }
 
     private static func sync(_ path: String, directory: Bool = false) throws {
+        try FaultInjection.check("fsync", path)
         let descriptor = open(path, directory ? O_RDONLY | O_DIRECTORY : O_RDWR)
         guard descriptor >= 0 else { throw POSIXFailure(operation: "open", errno: errno) }
         defer { close(descriptor) }

@@ -235,7 +235,18 @@ public struct StoreMigrator: Sendable {
         progress: ((StoreMigrationProgress) -> Void)? = nil,
         shouldCancel: @escaping () -> Bool = { false }
     ) throws -> Outcome {
-        let plan = try requiredMigrations(forStoreAt: path, to: target)
+        // Reading a store in WAL mode makes SQLite create its -shm index; a refused store keeps its files as
+        // they were.
+        let hadIndex = FileManager.default.fileExists(atPath: path + "-shm")
+        let plan: MigrationPlan
+        do {
+            try StoreContentCheck.checkLog(storeAt: path)
+            plan = try requiredMigrations(forStoreAt: path, to: target)
+            try StoreContentCheck.check(storeAt: path, version: try version(plan.from))
+        } catch {
+            if !hadIndex { try? FileManager.default.removeItem(atPath: path + "-shm") }
+            throw error
+        }
         guard !plan.isEmpty else { return Outcome(plan: plan, steps: []) }
         // Every step's mapping models are checked — policies and their selectors bound, expressions compiled —
         // before the first object of the first step is touched.
