@@ -121,3 +121,27 @@ extension InPlaceReviewRegressionTests {
         }
     }
 }
+
+extension InPlaceReviewRegressionTests {
+    /// A uniqueness constraint added while existing objects share a value: the step failed with SQLite's
+    /// "UNIQUE constraint failed … CREATE UNIQUE INDEX …" naming the working file; it names the entity and the
+    /// properties, as the required-value check does.
+    @Test func aNewUniquenessConstraintBrokenByExistingObjectsNamesEntityAndProperties() throws {
+        let person = Entity(name: "Person", attributes: [Attribute(name: "name", type: .string, isOptional: true)])
+        var unique = person
+        unique.uniquenessConstraints = [["name"]]
+        let (v1, v2) = (
+            try ModelVersion(name: "V1", entities: [person]), try ModelVersion(name: "V2", entities: [unique])
+        )
+        try withTemporaryFolder { folder in
+            let path = folder.appendingPathComponent("store.sqlite").path
+            _ = try StoreGenerator(version: v1, dataset: Dataset(seed: 3), size: 10).generate(at: path)
+            try Connection(path: path).execute("UPDATE ZPERSON SET ZNAME = 'same' WHERE Z_PK <= 3")
+            let error = #expect(throws: MigrationError.self) {
+                try InPlaceMigration(plan: try MappingInference.plan(from: v1, to: v2)).run(storeAt: path)
+            }
+            #expect(error?.code == .validation)
+            #expect(error?.message.contains("(entity=Person, constraint=name)") == true, "\(String(describing: error))")
+        }
+    }
+}

@@ -89,7 +89,7 @@ public struct InPlaceMigration: Sendable {
             }
             try checkRequiredValues(layout: destination, connection: connection)
             // Kept tables still have their indexes; the statements say IF NOT EXISTS.
-            for statement in destination.indexStatements() { try connection.execute(statement) }
+            try createIndexes(layout: destination, connection: connection)
             try Store.rewriteBookkeeping(connection: connection, layout: destination, uuid: store.metadata.uuid)
         }
         try connection.checkpoint(.truncate)
