@@ -107,3 +107,25 @@ extension CLIReviewRegressionTests {
         }
     }
 }
+
+extension CLIReviewRegressionTests {
+    /// Mapping models found beside the bundle for steps a `--chain` leaves out were refused as if given ("not a
+    /// step of the chain"), so no chain could skip them; found ones are skipped, as Core Data skips them.
+    @Test func aChainMayLeaveOutStepsThatFoundMappingModelsCover() throws {
+        try Executable.withTemporaryFolder { folder in
+            let store = folder.appendingPathComponent("store.sqlite").path
+            try FileManager.default.copyItem(
+                atPath: Executable.fixtures.appendingPathComponent("stores/CoreDataMigration_Example_3.sqlite").path,
+                toPath: store)
+            let chain = "CoreDataMigration_Example 3,CoreDataMigration_Example 4"
+            let plan = try Executable.run(["plan", store, "--model", Self.bundle, "--chain", chain], in: folder)
+            #expect(plan.status == 0, "\(plan.error)")
+            #expect(plan.output.contains("1 step(s)"))
+            // A given mapping model that fits no step of the chain is still refused.
+            let oneToTwo = Executable.fixtures.appendingPathComponent("Mappings/Migration1to2.xcmappingmodel").path
+            let given = try Executable.run(
+                ["plan", store, "--model", Self.bundle, "--chain", chain, "--mapping", oneToTwo], in: folder)
+            #expect(given.status == 1 && given.error.contains("not a step of the chain"), "\(given.error)")
+        }
+    }
+}

@@ -7,8 +7,11 @@ extension MappingModelLoader {
     /// and below, as Core Data searches its bundle, for the steps no given file covers. Xcode mapping models
     /// get the versions their entity hashes identify and the policies `bindings` binds.
     ///
-    /// - Parameter stale: told of a found Xcode mapping model that names versions of `history` but matches
-    ///   none by hash — skipped, as Core Data skips it, but worth a warning.
+    /// - Parameters:
+    ///   - takesStep: whether the migration takes the step from one version to the other; a found mapping
+    ///     model for a step it does not take is skipped (a given one is kept, for the caller to refuse).
+    ///   - stale: told of a found Xcode mapping model that names versions of `history` but matches none by
+    ///     hash — skipped, as Core Data skips it, but worth a warning.
     /// - Throws: ``MappingError`` for a file that cannot be read, and ``MappingError/Code/staleMapping`` for a
     ///   given Xcode mapping model that matches no version.
     public static func load(
@@ -16,6 +19,7 @@ extension MappingModelLoader {
         for history: ModelHistory,
         modelPath: String? = nil,
         bindings: PolicyBindings = PolicyBindings(),
+        takesStep: (String, String) -> Bool = { _, _ in true },
         stale: (MappingError) -> Void = { _ in }
     ) throws(MappingError) -> [MappingModel] {
         var models: [MappingModel] = []
@@ -44,6 +48,7 @@ extension MappingModelLoader {
                 continue
             }
             let step = Step(from: match.source.version, to: match.destination.version)
+            if let from = step.from, let to = step.to, !takesStep(from, to) { continue }
             // A .cdm compiled from an .xcmappingmodel beside it is the same mapping: keep the first one found.
             guard !given.contains(step), found[step] == nil else { continue }
             var identified = model
