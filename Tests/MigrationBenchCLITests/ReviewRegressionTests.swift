@@ -7,11 +7,13 @@ struct CLIReviewRegressionTests {
     static let bundle = MappingsCommandTests.bundle
     static let bindings = MappingsCommandTests.bindings
 
-    func withRealStore(_ body: (URL, String) throws -> Void) throws {
+    /// Runs `body` with a temporary folder and a copy of the wibosco fixture store `version` in it.
+    func withRealStore(version: Int = 1, _ body: (URL, String) throws -> Void) throws {
         try Executable.withTemporaryFolder { folder in
             let store = folder.appendingPathComponent("store.sqlite").path
             try FileManager.default.copyItem(
-                atPath: Executable.fixtures.appendingPathComponent("stores/CoreDataMigration_Example_1.sqlite").path,
+                atPath: Executable.fixtures.appendingPathComponent("stores/CoreDataMigration_Example_\(version).sqlite")
+                    .path,
                 toPath: store)
             try body(folder, store)
         }
@@ -112,11 +114,7 @@ extension CLIReviewRegressionTests {
     /// Mapping models found beside the bundle for steps a `--chain` leaves out were refused as if given ("not a
     /// step of the chain"), so no chain could skip them; found ones are skipped, as Core Data skips them.
     @Test func aChainMayLeaveOutStepsThatFoundMappingModelsCover() throws {
-        try Executable.withTemporaryFolder { folder in
-            let store = folder.appendingPathComponent("store.sqlite").path
-            try FileManager.default.copyItem(
-                atPath: Executable.fixtures.appendingPathComponent("stores/CoreDataMigration_Example_3.sqlite").path,
-                toPath: store)
+        try withRealStore(version: 3) { folder, store in
             let chain = "CoreDataMigration_Example 3,CoreDataMigration_Example 4"
             let plan = try Executable.run(["plan", store, "--model", Self.bundle, "--chain", chain], in: folder)
             #expect(plan.status == 0, "\(plan.error)")
