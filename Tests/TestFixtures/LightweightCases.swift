@@ -233,5 +233,11 @@ extension LightweightCase {
                 tags: Relationship(name: "tags", destination: "Label", inverse: "item", isToMany: true), tag: "Label",
                 tagID: "Tag"),
             changes: ["Label renamed"], kept: [("Label.item", "Tag.item")], fills: ["Tag.item": 0.7]),
+        .init(
+            "a kept to-many whose inverse is a new to-one keeps its edges (review)", tagged(),
+            tagged(
+                tags: Relationship(name: "tags", destination: "Tag", inverse: "owner", isToMany: true),
+                inverse: Relationship(name: "owner", destination: "Item", inverse: "tags")),
+            changes: ["Tag.owner added"], kept: [("Tag.owner", "Tag.item")], fills: ["Tag.item": 0.7]),
     ]
 }

@@ -104,7 +104,10 @@ extension LightweightInference {
             }
         }
         for property in sourceProperties where !matched.contains(property.name) {
-            if let namesake = destinationProperties.first(where: { $0.name == property.name }) {
+            if case .relationship(let old) = property, let holder = newInverse(replacing: old, in: entity.name) {
+                // Core Data sets the kept inverse, and with it the new relationship: no edge is lost.
+                note(entity.name, property.name, .removed, "its edges stay, held by '\(holder)'")
+            } else if let namesake = destinationProperties.first(where: { $0.name == property.name }) {
                 note(
                     entity.name, property.name, .dataLoss,
                     "its renaming identifier changed from '\(property.renamingKey)' to '\(namesake.renamingKey)', "
@@ -237,6 +240,19 @@ extension LightweightInference {
                     "new and required: the step fails on the first existing object that holds no object in it")
             }
         }
+    }
+
+    /// The destination relationship of `entity` that holds the edges of removed source relationship `old`: the
+    /// new inverse of the relationship its old inverse is paired with, when that one is kept.
+    private func newInverse(replacing old: Relationship, in entity: String) -> String? {
+        guard let oldInverse = source.inverse(of: old),
+            let owner = destinationOf[old.destination].flatMap({ destination.entity(named: $0) }),
+            let kept = destination.relationships(of: owner.name).first(where: {
+                !$0.isTransient && $0.renamingKey == oldInverse.renamingKey
+            }),
+            let holder = destination.inverse(of: kept), destination.entity(entity, isKindOf: kept.destination)
+        else { return nil }
+        return holder.name
     }
 
     /// The source relationship destination relationship `relationship` is paired with through a shared renaming
