@@ -75,6 +75,16 @@ extension LightweightCase {
         ]
     }
 
+    /// `Item.tag` ↔ `Tag.items`, where `Tag` has a subentity `Special` when `special` is true.
+    static func subtagged(_ special: Bool) -> [Entity] {
+        [
+            item([], [Relationship(name: "tag", destination: "Tag", inverse: "items")]),
+            Entity(
+                name: "Tag", attributes: [Attribute(name: "name", type: .string)],
+                relationships: [Relationship(name: "items", destination: "Item", inverse: "tag", isToMany: true)]),
+        ] + (special ? [Entity(name: "Special", parent: "Tag")] : [])
+    }
+
     static let tag = Entity(name: "Tag", attributes: [Attribute(name: "name", type: .string)])
 
     static let matching: [LightweightCase] = [
@@ -209,6 +219,9 @@ extension LightweightCase {
         .init(
             "§2.5 (g) a renaming identifier changed under the same name", [item([optional("muted", .boolean)])],
             [item([optional("muted", .boolean, id: "mutedStatus")])], changes: ["Item.muted dataLoss"]),
+        .init(
+            "a subentity removed: edges to its objects go with them, none left dangling (review)", subtagged(true),
+            subtagged(false), changes: ["Special removed"], fills: ["Item.tag": 1.0]),
         .init(
             "a property removed alone", [item([optional("note", .string)])], [item([])],
             changes: ["Item.note removed"]),
