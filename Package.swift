@@ -129,7 +129,7 @@ let package = Package(
         .testTarget(
             name: "ScenarioRunnerTests",
             dependencies: ["ScenarioRunner", "MigrationEngine", "MappingModel", "ReportModel"]),
-        .testTarget(name: "MigrationBenchCLITests", dependencies: ["MigrationBenchCLI"]),
+        .testTarget(name: "MigrationBenchCLITests", dependencies: ["MigrationBenchCLI", "TestFixtures"]),
     ]
 )
 

@@ -33,11 +33,15 @@ enum StoreContentCheck {
 
     /// Checks that the store's tables, columns, entity numbers and keys fit `version`, its own version.
     ///
+    /// The layout is the one the store has (its entity numbers, a reflexive join table named from either
+    /// side), as Core Data may have written it, not the one a new store would get.
+    ///
     /// - Throws: ``MigrationError/Code/damagedStore`` naming the file, the table and what is wrong.
     static func check(storeAt path: String, version: ModelVersion) throws(MigrationError) {
         try reading(path) {
             let connection = try Connection(path: path, mode: .readOnly)
-            try checkContent(connection, path: path, layout: try StoreLayout(version: version))
+            let layout = try StoreLayout(version: version, readingFrom: connection)
+            try checkContent(connection, path: path, layout: layout)
         }
     }
 

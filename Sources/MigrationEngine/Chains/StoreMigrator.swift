@@ -235,22 +235,20 @@ public struct StoreMigrator: Sendable {
         progress: ((StoreMigrationProgress) -> Void)? = nil,
         shouldCancel: @escaping () -> Bool = { false }
     ) throws -> Outcome {
-        // Reading a store in WAL mode makes SQLite create its -shm index; a refused store keeps its files as
-        // they were.
-        let hadIndex = FileManager.default.fileExists(atPath: path + "-shm")
+        // Reading a store in WAL mode makes SQLite create an empty -wal and its -shm index; a store that is
+        // refused, or needs no migration, keeps its folder as it was.
+        let sidecars = StoreFiles.presentSidecars(of: path)
         let plan: MigrationPlan
         do {
+            defer { StoreFiles.removeReadingSidecars(of: path, except: sidecars) }
             try StoreContentCheck.checkLog(storeAt: path)
             plan = try requiredMigrations(forStoreAt: path, to: target)
             try StoreContentCheck.check(storeAt: path, version: try version(plan.from))
-        } catch {
-            if !hadIndex { try? FileManager.default.removeItem(atPath: path + "-shm") }
-            throw error
+            // Every step's mapping models are checked — policies and their selectors bound, expressions
+            // compiled — before the first object of the first step is touched.
+            for step in plan.steps { try check(step) }
         }
         guard !plan.isEmpty else { return Outcome(plan: plan, steps: []) }
-        // Every step's mapping models are checked — policies and their selectors bound, expressions compiled —
-        // before the first object of the first step is touched.
-        for step in plan.steps { try check(step) }
         let overall = OverallProgress(steps: plan.steps, report: progress)
         overall.preparing()
         for leftover in StoreFiles.leftovers(of: path) { try? FileManager.default.removeItem(atPath: leftover) }
