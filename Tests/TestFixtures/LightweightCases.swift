@@ -144,6 +144,8 @@ extension LightweightCase {
         (AttributeType.integer16, AttributeType.integer64), (.integer16, .integer32), (.integer64, .double),
         (.integer64, .decimal), (.boolean, .integer32), (.integer32, .boolean), (.double, .integer32),
         (.double, .float), (.decimal, .double),
+        // Found in review: a fraction into a Boolean, a decimal into an integer, a Boolean into a real.
+        (.double, .boolean), (.float, .integer16), (.decimal, .integer32), (.boolean, .double), (.decimal, .boolean),
     ].map { from, to in
         .init(
             "§2.7 (d) \(from.rawValue) → \(to.rawValue) is inferred and converted", [item([optional("n", from)])],
