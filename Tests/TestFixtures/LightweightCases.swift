@@ -219,11 +219,16 @@ extension LightweightCase {
                 tags: Relationship(name: "tags", destination: "Label", inverse: "item", isToMany: true), tag: "Label"),
             changes: ["Item.tags dataLoss", "Tag dataLoss"]),
         .init(
+            // With another edit that changes the hash: alone, it would migrate nothing (the case of §2.1 below).
             "§2.5 (g) a renaming identifier changed under the same name", [item([optional("muted", .boolean)])],
-            [item([optional("muted", .boolean, id: "mutedStatus")])], changes: ["Item.muted dataLoss"]),
+            [item([optional("muted", .boolean, id: "mutedStatus"), optional("level", .integer16)])],
+            changes: ["Item.muted dataLoss", "Item.level added"]),
         .init(
             "a subentity removed: edges to its objects go with them, none left dangling (review)", subtagged(true),
             subtagged(false), changes: ["Special removed"], fills: ["Item.tag": 1.0]),
+        .init(
+            "§2.1 equal hashes migrate nothing: a renaming identifier added alone is never looked at (review)",
+            [item([optional("x", .string)])], [item([optional("x", .string, id: "y")])], kept: [("Item.x", "Item.x")]),
         .init(
             "a property removed alone", [item([optional("note", .string)])], [item([])],
             changes: ["Item.note removed"]),

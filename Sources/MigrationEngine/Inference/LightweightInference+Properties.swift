@@ -49,7 +49,8 @@ extension LightweightInference {
         let sourceProperties = StoredProperty.all(of: sourceEntity.name, in: source)
         let destinationProperties = StoredProperty.all(of: entity.name, in: destination)
         let match = RenamingMatch(
-            source: sourceProperties, destination: destinationProperties, key: \.renamingKey, name: \.name)
+            source: sourceProperties, destination: destinationProperties, key: pairsByName ? \.name : \.renamingKey,
+            name: \.name)
         for key in match.duplicateSourceKeys + match.duplicateDestinationKeys {
             refuse(
                 entity.name, key, .duplicateRenamingIdentifier, "Each property must have a unique renaming identifier")
