@@ -15,9 +15,10 @@ struct CheckCommand: ParsableCommand {
             objects per entity) is migrated step by step to the current version — with the mapping models given \
             or found beside an Xcode bundle, inferred elsewhere — and every step is verified and measured. \
             Findings, each with a stable code and a severity: needsMappingModel, needsValue, dataLoss, \
-            staleMappingModel, invalidMappingModel, identicalVersionHashes, mappingModelSkipsVersions, backwardMappingModel, \
-            verificationFailed, migrationFailed, overTimeBudget, overMemoryBudget. Exit codes: 0 clean (warnings \
-            allowed), 1 bad input, 2 an error finding, 3 only budgets exceeded. JSON: {"model", "current", \
+            staleMappingModel, invalidMappingModel, identicalVersionHashes, mappingModelSkipsVersions, \
+            backwardMappingModel, verificationFailed, migrationFailed, overTimeBudget, overMemoryBudget. Exit \
+            codes: 0 clean (warnings allowed), 1 bad input, 2 an error finding, 3 only budgets exceeded. JSON: \
+            {"model", "current", \
             "steps": [{"from", "to", "kind", "mapping", "outcome", "seconds", "peakHeapBytes"}], "findings": \
             [{"code", "severity", "from", "to", "entity", "property", "message"}]}.
             """)
