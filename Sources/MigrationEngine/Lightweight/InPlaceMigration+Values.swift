@@ -69,7 +69,7 @@ extension InPlaceMigration {
         for statement in destination.indexStatements() {
             do {
                 try connection.execute(statement)
-            } catch let error as SQLiteError {
+            } catch {
                 guard error.isConstraintViolation, let broken = brokenConstraint(creating: statement) else {
                     throw error
                 }
