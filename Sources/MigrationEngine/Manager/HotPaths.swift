@@ -71,26 +71,15 @@ struct ForeignKeyTarget {
 }
 
 /// A relationship mapping in the form Xcode writes for a relationship it carries across,
-/// `FUNCTION($manager, "destinationInstancesForSourceRelationshipNamed:sourceInstances:", "r", $source.r)`,
-/// over a source to-one `r` stored as a foreign key: its value is the source foreign key looked up in the
-/// associations of `r`'s destination entity — computed directly, without the expression machinery.
+/// `FUNCTION($manager, "destinationInstancesForSourceRelationshipNamed:sourceInstances:", "r", $source.r)`
+/// (``ExpressionShape/relationshipCopy(relationship:entityMapping:)``), over a source to-one `r` stored as a
+/// foreign key: its value is the source foreign key looked up in the associations of `r`'s destination
+/// entity — computed directly, without the expression machinery.
 struct SourceForeignKeyLookup {
     /// The column of `r` in the source reader.
     let readerIndex: Int
     /// The entity number of `r`'s destination in the source store (it has no subentities).
     let sourceEntity: Int32
-
-    /// The relationship `r` when `text` is the canonical form over `$source.r`, white space aside.
-    static func relationship(in text: String) -> String? {
-        let compact = String(text.filter { !$0.isWhitespace })
-        let prefix = #"FUNCTION($manager,"destinationInstancesForSourceRelationshipNamed:sourceInstances:",""#
-        guard compact.hasPrefix(prefix), compact.hasSuffix(")") else { return nil }
-        let arguments = compact.dropFirst(prefix.count).dropLast().split(separator: ",")
-        guard arguments.count == 2, arguments[0].hasSuffix("\""), arguments[1].hasPrefix("$source.") else { return nil }
-        let named = arguments[0].dropLast()
-        let path = arguments[1].dropFirst("$source.".count)
-        return named == path && !named.isEmpty && !named.contains(".") ? String(named) : nil
-    }
 }
 
 extension MigrationSession {
@@ -109,9 +98,7 @@ extension MigrationSession {
             guard let slot = writer.slot(for: attribute.name), let type = writer.type(of: attribute.name) else {
                 throw MigrationError(.evaluation, "attribute '\(writer.entity).\(attribute.name)' is not stored")
             }
-            let text = attribute.expression.text.trimmingCharacters(in: .whitespaces)
-            let name = String(text.dropFirst("$source.".count))
-            if text.hasPrefix("$source."), let sourceEntity = plan.mapping.sourceEntity,
+            if let name = attribute.expression.shape.sourceProperty, let sourceEntity = plan.mapping.sourceEntity,
                 sourceVersion.attribute(name, of: sourceEntity)?.type == type, let column = columns?.indexes[name]
             {
                 copies.append((column, slot))
@@ -194,15 +181,18 @@ extension MigrationSession {
                 targets[relationship.name] = ForeignKeyTarget(
                     name: relationship.name, slot: slot, writer: writer,
                     update: try statements.statement(sql, on: destination.connection),
-                    lookup: sourceForeignKeyLookup(relationship.expression.text, mapping: plan.mapping))
+                    lookup: sourceForeignKeyLookup(relationship.expression, mapping: plan.mapping))
             }
         }
         foreignKeyTargets[plan.mapping.name] = targets
         return targets
     }
 
-    private func sourceForeignKeyLookup(_ text: String, mapping: EntityMapping) -> SourceForeignKeyLookup? {
-        guard let sourceEntity = mapping.sourceEntity, let named = SourceForeignKeyLookup.relationship(in: text),
+    private func sourceForeignKeyLookup(
+        _ expression: CompiledExpression, mapping: EntityMapping
+    ) -> SourceForeignKeyLookup? {
+        guard let sourceEntity = mapping.sourceEntity,
+            case .relationshipCopy(let named, entityMapping: nil) = expression.shape,
             let relationship = sourceVersion.relationship(named, of: sourceEntity), !relationship.isToMany,
             source.layout.storage(of: relationship, in: sourceEntity) == .foreignKey,
             sourceVersion.subentities(of: relationship.destination).isEmpty,
@@ -254,17 +244,7 @@ extension MigrationSession {
     func setForeignKeyDirectly(_ key: Int64?, target: ForeignKeyTarget, of object: ObjectID) throws {
         let value: SQLiteValue = key.map { .integer($0) } ?? .null
         if key != nil { edgesWritten += 1 }
-        if options.storage == .inMemory {
-            let memoryKey = MemoryKey(table: target.writer.table.name, primaryKey: object.primaryKey)
-            if memoryObjects[memoryKey] != nil {
-                memoryObjects[memoryKey]!.values[target.slot] = value
-                return
-            }
-        }
-        if let index = pending.lastIndex(where: { $0.object == object }) {
-            pending[index].values[target.slot] = value
-            return
-        }
+        if rows.set(value, slot: target.slot, of: object, writer: target.writer) { return }
         try flushBatches()
         try target.update.bind(value, at: 1)
         try target.update.bind(object.primaryKey, at: 2)
