@@ -37,10 +37,8 @@ public final class MigrationSession {
     // Destination writing.
     var writers: [String: DestinationWriter] = [:]
     var primaryKeys: PrimaryKeyAllocator
-    var pending: [PendingObject] = []
-    var memoryObjects: [MemoryKey: PendingObject] = [:]
-    var memoryOrder: [MemoryKey] = []
-    var memoryEdges: [PendingEdge] = []
+    /// The rows of new objects until they are written, as the storage mode keeps them.
+    let rows: any RowBuffer
     var joinInserters: [String: JoinRowInserter] = [:]
     /// `Entity.relationship` of every destination relationship that some mapping gives an expression.
     var relationshipsWithExpressions: Set<String> = []
@@ -73,6 +71,10 @@ public final class MigrationSession {
         self.passes = passes
         self.primaryKeys = try PrimaryKeyAllocator(source: source, destination: destination, passes: passes)
         self.random = RandomSource(seed: options.seed)
+        switch options.storage {
+        case .streaming: self.rows = StreamingRowBuffer()
+        case .inMemory: self.rows = InMemoryRowBuffer()
+        }
     }
 
     // MARK: - For policies
@@ -106,7 +108,7 @@ public final class MigrationSession {
             side: .destination, entity: writer.entityNumber,
             primaryKey: writer.keys.allocate(preferred: source.primaryKey))
         currentDestination = destination
-        if options.storage == .streaming, plan.hasDefaultPolicy, let reader {
+        if rows.writesRowsAtOnce, plan.hasDefaultPolicy, let reader {
             // Nothing can touch the row before it is written: bind it straight from the source row.
             try insertDirectly(destination, from: reader, runtime: runtime, mapping: mapping.name)
             runtime.association.associate(source: source.primaryKey, destination: destination)
@@ -121,7 +123,7 @@ public final class MigrationSession {
             let value = try evaluate(target.expression, mapping: mapping.name, property: target.name)
             values[target.slot] = try Self.sqliteValue(value, as: target.type, property: target.property)
         }
-        register(PendingObject(object: destination, writer: writer, values: values))
+        register(destination, values: values, writer: writer)
         runtime.association.associate(source: source.primaryKey, destination: destination)
         return destination
     }

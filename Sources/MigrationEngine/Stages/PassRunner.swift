@@ -20,7 +20,7 @@ extension MigrationSession {
                         currentDestination = nil
                         if let filter = plan.filter, !(try filter.isSatisfied(in: self)) { return }
                         try plan.policy.createDestinationInstances(for: source, mapping: plan.mapping, in: self)
-                        if options.storage == .streaming { try flushPending() }
+                        try rows.writeTransientRows()
                     }
                 }
                 try flushBatches()
@@ -46,10 +46,10 @@ extension MigrationSession {
                 }
                 try plan.policy.endRelationshipCreation(plan.mapping, in: self)
             }
-            if options.storage == .inMemory {
+            if !rows.writesRowsAtOnce {
                 progress.enter(.save, mapping: nil)
-                try saveMemoryObjects()
             }
+            try rows.save()
             // Stage 3: validation, then the end of every mapping.
             progress.enter(.validate, mapping: nil)
             for plan in pass.mappings {

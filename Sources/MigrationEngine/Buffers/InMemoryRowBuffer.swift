@@ -1,0 +1,108 @@
+import MappingModel
+import PersistentStore
+import SQLiteDatabase
+
+/// In-memory storage: every row and edge of the pass waits until the pass saves, as Core Data keeps a
+/// pass's objects in its context. Rows are kept encoded in large chunks — a tag byte and the payload per
+/// value, no object per row — so that a million rows cost their bytes and little more.
+final class InMemoryRowBuffer: RowBuffer {
+    /// One held row: its writer (an index into `writers`), its key, and where its bytes are.
+    private struct HeldRow {
+        let writer: Int32
+        let chunk: Int32
+        let offset: Int32
+        let primaryKey: Int64
+    }
+
+    private static let chunkSize = 1 << 20
+
+    private var writers: [DestinationWriter] = []
+    private var writerIndexes: [ObjectIdentifier: Int32] = [:]
+    private var chunks: [[UInt8]] = []
+    private var rows: [HeldRow] = []
+    /// Per destination table (its ``TableKeys``), primary key → row.
+    private var rowIndexes: [ObjectIdentifier: [Int64: Int32]] = [:]
+    /// The rows changed after they were held, decoded.
+    private var changed: [Int32: [SQLiteValue]] = [:]
+    private var edges: [PendingEdge] = []
+    private var scratch = RowEncoder()
+
+    var writesRowsAtOnce: Bool { false }
+
+    func hold(_ object: ObjectID, values: [SQLiteValue], writer: DestinationWriter) {
+        scratch.reset()
+        for value in values { scratch.append(value) }
+        let (chunk, offset) = place(scratch.bytes)
+        let row = Int32(rows.count)
+        rows.append(HeldRow(writer: index(of: writer), chunk: chunk, offset: offset, primaryKey: object.primaryKey))
+        rowIndexes[ObjectIdentifier(writer.keys), default: [:]][object.primaryKey] = row
+    }
+
+    func set(_ value: SQLiteValue, slot: Int, of object: ObjectID, writer: DestinationWriter) -> Bool {
+        guard let row = rowIndexes[ObjectIdentifier(writer.keys)]?[object.primaryKey] else { return false }
+        var values = changed[row] ?? decode(rows[Int(row)])
+        values[slot] = value
+        changed[row] = values
+        return true
+    }
+
+    func add(_ edge: PendingEdge) throws { edges.append(edge) }
+
+    func writeTransientRows() throws {}
+
+    func save() throws {
+        for (number, row) in rows.enumerated() {
+            let writer = writers[Int(row.writer)]
+            if let values = changed[Int32(number)] {
+                try writer.insert(primaryKey: row.primaryKey, values: values)
+                continue
+            }
+            try writer.inserter.begin(primaryKey: row.primaryKey)
+            let statement = writer.inserter.statement
+            try chunks[Int(row.chunk)].withUnsafeBytes { bytes in
+                var reader = RowDecoder(bytes: bytes, offset: Int(row.offset))
+                for slot in 0..<writer.template.count {
+                    try reader.bindNext(to: statement, at: Int32(slot + 4))
+                }
+            }
+            try writer.inserter.insert()
+        }
+        for edge in edges { try edge.write() }
+        writers = []
+        writerIndexes = [:]
+        chunks = []
+        rows = []
+        rowIndexes = [:]
+        changed = [:]
+        edges = []
+    }
+
+    private func index(of writer: DestinationWriter) -> Int32 {
+        if let index = writerIndexes[ObjectIdentifier(writer)] { return index }
+        let index = Int32(writers.count)
+        writers.append(writer)
+        writerIndexes[ObjectIdentifier(writer)] = index
+        return index
+    }
+
+    /// Copies `bytes` into the last chunk, or a new one when they do not fit.
+    private func place(_ bytes: [UInt8]) -> (chunk: Int32, offset: Int32) {
+        if chunks.isEmpty || chunks[chunks.count - 1].count + bytes.count > Self.chunkSize {
+            var chunk: [UInt8] = []
+            chunk.reserveCapacity(max(Self.chunkSize, bytes.count))
+            chunks.append(chunk)
+        }
+        let last = chunks.count - 1
+        let offset = chunks[last].count
+        chunks[last].append(contentsOf: bytes)
+        return (Int32(last), Int32(offset))
+    }
+
+    private func decode(_ row: HeldRow) -> [SQLiteValue] {
+        let count = writers[Int(row.writer)].template.count
+        return chunks[Int(row.chunk)].withUnsafeBytes { bytes in
+            var reader = RowDecoder(bytes: bytes, offset: Int(row.offset))
+            return (0..<count).map { _ in reader.next() }
+        }
+    }
+}

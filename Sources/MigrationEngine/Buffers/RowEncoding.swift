@@ -1,0 +1,81 @@
+import SQLiteDatabase
+
+/// The tags of an encoded value (see ``RowEncoder``).
+private enum Tag: UInt8 {
+    case null, integer, real, text, blob
+}
+
+/// Encodes the values of one row: per value a tag byte, then 8 bytes for a number, or a 4-byte length and the
+/// bytes for a text or blob (native byte order; the bytes never leave the process).
+struct RowEncoder {
+    private(set) var bytes: [UInt8] = []
+
+    mutating func reset() { bytes.removeAll(keepingCapacity: true) }
+
+    mutating func append(_ value: SQLiteValue) {
+        switch value {
+        case .null: bytes.append(Tag.null.rawValue)
+        case .integer(let number): appendNumber(.integer, UInt64(bitPattern: number))
+        case .real(let number): appendNumber(.real, number.bitPattern)
+        case .text(var text):
+            text.withUTF8 { appendBytes(.text, UnsafeRawBufferPointer($0)) }
+        case .blob(let blob):
+            blob.withUnsafeBytes { appendBytes(.blob, $0) }
+        }
+    }
+
+    private mutating func appendNumber(_ tag: Tag, _ bits: UInt64) {
+        bytes.append(tag.rawValue)
+        withUnsafeBytes(of: bits) { bytes.append(contentsOf: $0) }
+    }
+
+    private mutating func appendBytes(_ tag: Tag, _ payload: UnsafeRawBufferPointer) {
+        bytes.append(tag.rawValue)
+        withUnsafeBytes(of: UInt32(payload.count)) { bytes.append(contentsOf: $0) }
+        bytes.append(contentsOf: payload)
+    }
+}
+
+/// Reads the values ``RowEncoder`` wrote, one after the other.
+struct RowDecoder {
+    let bytes: UnsafeRawBufferPointer
+    var offset: Int
+
+    /// The next value.
+    mutating func next() -> SQLiteValue {
+        switch tag() {
+        case .null: return .null
+        case .integer: return .integer(Int64(bitPattern: number()))
+        case .real: return .real(Double(bitPattern: number()))
+        case .text: return .text(String(decoding: payload(), as: UTF8.self))
+        case .blob: return .blob([UInt8](payload()))
+        }
+    }
+
+    /// Binds the next value to `statement` at `index`, without making a Swift value of it.
+    mutating func bindNext(to statement: Statement, at index: Int32) throws {
+        switch tag() {
+        case .null: try statement.bindNull(at: index)
+        case .integer: try statement.bind(Int64(bitPattern: number()), at: index)
+        case .real: try statement.bind(Double(bitPattern: number()), at: index)
+        case .text: try statement.bindText(payload(), at: index)
+        case .blob: try statement.bindBlob(payload(), at: index)
+        }
+    }
+
+    private mutating func tag() -> Tag {
+        defer { offset += 1 }
+        return Tag(rawValue: bytes[offset])!
+    }
+
+    private mutating func number() -> UInt64 {
+        defer { offset += 8 }
+        return bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self)
+    }
+
+    private mutating func payload() -> UnsafeRawBufferPointer {
+        let count = Int(bytes.loadUnaligned(fromByteOffset: offset, as: UInt32.self))
+        offset += 4 + count
+        return UnsafeRawBufferPointer(rebasing: bytes[(offset - count)..<offset])
+    }
+}
