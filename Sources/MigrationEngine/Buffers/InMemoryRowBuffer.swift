@@ -5,7 +5,7 @@ import SQLiteDatabase
 /// In-memory storage: every row and edge of the pass waits until the pass saves, as Core Data keeps a
 /// pass's objects in its context. Rows are kept encoded in large chunks — a tag byte and the payload per
 /// value, no object per row — so that a million rows cost their bytes and little more.
-final class InMemoryRowBuffer: RowBuffer {
+final class InMemoryRowBuffer: RowBuffer, RowSink {
     /// One held row: its writer (an index into `writers`), its key, and where its bytes are.
     private struct HeldRow {
         let writer: Int32
@@ -26,12 +26,34 @@ final class InMemoryRowBuffer: RowBuffer {
     private var changed: [Int32: [SQLiteValue]] = [:]
     private var edges: [PendingEdge] = []
     private var scratch = RowEncoder()
+    private var started: (object: ObjectID, writer: DestinationWriter)?
 
-    var writesRowsAtOnce: Bool { false }
+    var savesAtPassEnd: Bool { true }
+
+    func startRow(_ object: ObjectID, writer: DestinationWriter) throws -> any RowSink {
+        scratch.reset()
+        started = (object, writer)
+        return self
+    }
+
+    func put(_ value: SQLiteValue) { scratch.append(value) }
+
+    func copy(column: Int32, of statement: Statement) { scratch.append(column: column, of: statement) }
+
+    func finishRow() throws {
+        guard let started else { preconditionFailure("finishRow() without startRow") }
+        keep(started.object, writer: started.writer)
+        self.started = nil
+    }
 
     func hold(_ object: ObjectID, values: [SQLiteValue], writer: DestinationWriter) {
         scratch.reset()
         for value in values { scratch.append(value) }
+        keep(object, writer: writer)
+    }
+
+    /// Keeps the row in `scratch`.
+    private func keep(_ object: ObjectID, writer: DestinationWriter) {
         let (chunk, offset) = place(scratch.bytes)
         let row = Int32(rows.count)
         rows.append(HeldRow(writer: index(of: writer), chunk: chunk, offset: offset, primaryKey: object.primaryKey))
@@ -57,16 +79,18 @@ final class InMemoryRowBuffer: RowBuffer {
                 try writer.insert(primaryKey: row.primaryKey, values: values)
                 continue
             }
-            try writer.inserter.begin(primaryKey: row.primaryKey)
-            let statement = writer.inserter.statement
+            // Many rows per statement, as the streaming default path writes them.
+            let batch = writer.batch
+            try batch.begin(primaryKey: row.primaryKey)
             try chunks[Int(row.chunk)].withUnsafeBytes { bytes in
                 var reader = RowDecoder(bytes: bytes, offset: Int(row.offset))
                 for slot in 0..<writer.template.count {
-                    try reader.bindNext(to: statement, at: Int32(slot + 4))
+                    try reader.bindNext(to: batch.statement, at: batch.parameter(Int32(slot + 4)))
                 }
             }
-            try writer.inserter.insert()
+            try batch.commitRow()
         }
+        for writer in writers { try writer.batch.flush() }
         for edge in edges { try edge.write() }
         writers = []
         writerIndexes = [:]

@@ -5,9 +5,13 @@ import SQLiteDatabase
 /// Where the rows of new destination objects wait until they are written — one kind per storage mode
 /// (``MigrationOptions/Storage``), behind this one interface, so that the session never asks which mode runs.
 protocol RowBuffer: AnyObject {
-    /// Whether a default-policy object's row may be written at once, bound straight from the source row:
-    /// nothing can change it before the buffer would write it anyway.
-    var writesRowsAtOnce: Bool { get }
+    /// Whether rows wait for the end of the pass (a save stage), rather than for the end of a source object.
+    var savesAtPassEnd: Bool { get }
+    /// Starts the row of a new default-policy object, filled value by value in slot order through the sink
+    /// returned, then ended by ``finishRow()``: no `[SQLiteValue]` is made for it.
+    func startRow(_ object: ObjectID, writer: DestinationWriter) throws -> any RowSink
+    /// Ends the row started last.
+    func finishRow() throws
     /// Holds the row of a new object.
     func hold(_ object: ObjectID, values: [SQLiteValue], writer: DestinationWriter)
     /// Sets column `slot` of a held row; false when the object's row is not held (it is in the store already).
@@ -19,6 +23,43 @@ protocol RowBuffer: AnyObject {
     func writeTransientRows() throws
     /// The pass saves: writes every row and edge held, in the order they were made.
     func save() throws
+}
+
+/// Receives the values of one row, in slot order.
+protocol RowSink: AnyObject {
+    /// The next value.
+    func put(_ value: SQLiteValue) throws
+    /// The next value, copied from column `column` of `statement`'s current row as it is stored.
+    func copy(column: Int32, of statement: Statement) throws
+}
+
+/// Binds a row's values straight into a batch insert.
+final class BatchRowSink: RowSink {
+    private var batch: BatchRowInserter?
+    private var parameter: Int32 = 4
+
+    func start(_ batch: BatchRowInserter, primaryKey: Int64) throws {
+        self.batch = batch
+        parameter = 4
+        try batch.begin(primaryKey: primaryKey)
+    }
+
+    func put(_ value: SQLiteValue) throws {
+        guard let batch else { preconditionFailure("a value was put outside a row") }
+        try batch.statement.bind(value, at: batch.parameter(parameter))
+        parameter += 1
+    }
+
+    func copy(column: Int32, of statement: Statement) throws {
+        guard let batch else { preconditionFailure("a value was copied outside a row") }
+        try batch.statement.bind(columnOf: statement, column, at: batch.parameter(parameter))
+        parameter += 1
+    }
+
+    func finish() throws {
+        try batch?.commitRow()
+        batch = nil
+    }
 }
 
 /// One edge of a join table, waiting for its write.
@@ -43,8 +84,17 @@ final class StreamingRowBuffer: RowBuffer {
     }
 
     private var rows: [Row] = []
+    private let sink = BatchRowSink()
 
-    var writesRowsAtOnce: Bool { true }
+    var savesAtPassEnd: Bool { false }
+
+    /// Nothing can change a default-policy row before this buffer would write it: it goes to the batch at once.
+    func startRow(_ object: ObjectID, writer: DestinationWriter) throws -> any RowSink {
+        try sink.start(writer.batch, primaryKey: object.primaryKey)
+        return sink
+    }
+
+    func finishRow() throws { try sink.finish() }
 
     func hold(_ object: ObjectID, values: [SQLiteValue], writer: DestinationWriter) {
         rows.append(Row(object: object, writer: writer, values: values))

@@ -24,6 +24,17 @@ struct RowEncoder {
         }
     }
 
+    /// Appends column `column` of `statement`'s current row as it is stored, without making a Swift value of it.
+    mutating func append(column: Int32, of statement: Statement) {
+        switch statement.columnType(column) {
+        case .null: bytes.append(Tag.null.rawValue)
+        case .integer: appendNumber(.integer, UInt64(bitPattern: statement.int64(column)))
+        case .real: appendNumber(.real, statement.double(column).bitPattern)
+        case .text: statement.withUnsafeText(column) { appendBytes(.text, $0) }
+        case .blob: statement.withUnsafeBlob(column) { appendBytes(.blob, $0) }
+        }
+    }
+
     private mutating func appendNumber(_ tag: Tag, _ bits: UInt64) {
         bytes.append(tag.rawValue)
         withUnsafeBytes(of: bits) { bytes.append(contentsOf: $0) }

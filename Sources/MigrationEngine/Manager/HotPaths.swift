@@ -21,9 +21,21 @@ final class AttributeTarget {
     }
 }
 
+/// What fills one slot of a default-path row.
+enum SlotFill {
+    /// A value known before the first object: a default, or a constant expression.
+    case value(SQLiteValue)
+    /// The source reader's column, copied as it is stored.
+    case copy(column: Int32)
+    /// A stage-one foreign key, by its index in ``MappingRuntime/foreignKeys``.
+    case foreignKey(Int)
+    /// An evaluated expression, by its index in ``MappingRuntime/evaluated``.
+    case evaluated(Int)
+}
+
 /// Everything the default path of one entity mapping needs per object, resolved when its first object is
-/// made: the writer, the columns copied as they are, the expressions to evaluate, the foreign keys known
-/// in stage 1, and the association table — so that making an object looks nothing up by name.
+/// made: the writer, what fills each slot of the row in slot order, the expressions to evaluate, the foreign
+/// keys known in stage 1, and the association table — so that making an object looks nothing up by name.
 final class MappingRuntime {
     let name: String
     let writer: DestinationWriter
@@ -32,9 +44,11 @@ final class MappingRuntime {
     let evaluated: [AttributeTarget]
     /// Foreign keys set in stage 1: the source column, the destination slot, the target's associations.
     let foreignKeys: [(column: Int, slot: Int, table: AssociationTable)]
-    /// The slots none of the above sets, with the value they start with.
-    let defaults: [(slot: Int, value: SQLiteValue)]
+    /// Every slot of the row, in order.
+    let fills: [SlotFill]
     let association: AssociationTable
+    /// The values of `evaluated` for the current object, reused from object to object.
+    var results: [SQLiteValue]
 
     init(
         name: String,
@@ -49,13 +63,13 @@ final class MappingRuntime {
         self.copies = copies
         self.evaluated = evaluated
         self.foreignKeys = foreignKeys
-        var covered = Set(copies.map(\.slot) + evaluated.map(\.slot) + foreignKeys.map(\.slot))
-        var defaults: [(slot: Int, value: SQLiteValue)] = []
-        for (slot, value) in writer.template.enumerated() where covered.insert(slot).inserted {
-            defaults.append((slot, value))
-        }
-        self.defaults = defaults
+        var fills = writer.template.map { SlotFill.value($0) }
+        for copy in copies { fills[copy.slot] = .copy(column: Int32(copy.column + 1)) }
+        for (index, foreignKey) in foreignKeys.enumerated() { fills[foreignKey.slot] = .foreignKey(index) }
+        for (index, target) in evaluated.enumerated() { fills[target.slot] = .evaluated(index) }
+        self.fills = fills
         self.association = association
+        self.results = Array(repeating: .null, count: evaluated.count)
     }
 }
 
@@ -138,29 +152,26 @@ extension MigrationSession {
         return .integer(target.primaryKey)
     }
 
-    /// Writes the row of `destination` at once: source columns copied by SQLite itself, foreign keys looked
-    /// up, expressions evaluated, defaults for the rest. For the default policy in streaming storage only.
-    func insertDirectly(
+    /// Writes the row of `destination` through the row buffer, slot by slot: source columns copied as they
+    /// are stored, foreign keys looked up, expressions evaluated (all before the row starts, since evaluating
+    /// may read the destination), the rest from the template. For the default policy only.
+    func writeRow(
         _ destination: ObjectID, from reader: RowReader, runtime: MappingRuntime, mapping: String
     ) throws {
-        let batch = runtime.writer.batch
-        let statement = batch.statement
-        try batch.begin(primaryKey: destination.primaryKey)
-        for (slot, value) in runtime.defaults { try statement.bind(value, at: batch.parameter(Int32(slot + 4))) }
-        for copy in runtime.copies {
-            try statement.bind(
-                columnOf: reader.statement, Int32(copy.column + 1), at: batch.parameter(Int32(copy.slot + 4)))
-        }
-        for foreignKey in runtime.foreignKeys {
-            try statement.bind(stageOneKey(foreignKey, from: reader), at: batch.parameter(Int32(foreignKey.slot + 4)))
-        }
-        for target in runtime.evaluated {
+        for (index, target) in runtime.evaluated.enumerated() {
             let value = try evaluate(target.expression, mapping: mapping, property: target.name)
-            try statement.bind(
-                try Self.sqliteValue(value, as: target.type, property: target.property),
-                at: batch.parameter(Int32(target.slot + 4)))
+            runtime.results[index] = try Self.sqliteValue(value, as: target.type, property: target.property)
         }
-        try batch.commitRow()
+        let sink = try rows.startRow(destination, writer: runtime.writer)
+        for fill in runtime.fills {
+            switch fill {
+            case .value(let value): try sink.put(value)
+            case .copy(let column): try sink.copy(column: column, of: reader.statement)
+            case .foreignKey(let index): try sink.put(stageOneKey(runtime.foreignKeys[index], from: reader))
+            case .evaluated(let index): try sink.put(runtime.results[index])
+            }
+        }
+        try rows.finishRow()
         objectsCreated += 1
     }
 

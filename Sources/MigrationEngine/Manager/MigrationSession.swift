@@ -108,9 +108,9 @@ public final class MigrationSession {
             side: .destination, entity: writer.entityNumber,
             primaryKey: writer.keys.allocate(preferred: source.primaryKey))
         currentDestination = destination
-        if rows.writesRowsAtOnce, plan.hasDefaultPolicy, let reader {
-            // Nothing can touch the row before it is written: bind it straight from the source row.
-            try insertDirectly(destination, from: reader, runtime: runtime, mapping: mapping.name)
+        if plan.hasDefaultPolicy, let reader {
+            // Only the engine touches the row: fill it straight from the source row.
+            try writeRow(destination, from: reader, runtime: runtime, mapping: mapping.name)
             runtime.association.associate(source: source.primaryKey, destination: destination)
             return destination
         }

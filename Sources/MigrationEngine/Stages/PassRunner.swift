@@ -46,7 +46,7 @@ extension MigrationSession {
                 }
                 try plan.policy.endRelationshipCreation(plan.mapping, in: self)
             }
-            if !rows.writesRowsAtOnce {
+            if rows.savesAtPassEnd {
                 progress.enter(.save, mapping: nil)
             }
             try rows.save()
