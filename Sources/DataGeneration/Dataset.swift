@@ -30,6 +30,12 @@ public struct Dataset: Sendable, Hashable, Codable {
     public var binaryLength: IntRange
     /// The default share of nil values in optional attributes.
     public var nullRatio: Double
+    /// The file and lines it was read from, for errors; not part of the dataset's value.
+    var source = DatasetSource()
+
+    enum CodingKeys: String, CodingKey {
+        case seed, objects, relationships, attributes, stringLength, binaryLength, nullRatio
+    }
 
     /// Creates a dataset; every field has a default.
     public init(

@@ -154,7 +154,8 @@ struct GenerationPlan {
                         key: key, sources: sources.count, fill: fill, targets: targets, random: random)
                 case let inverse? where inverse.isToMany:
                     var filled = targets.count == 0 ? 0 : Int((Double(sources.count) * fill).rounded(.down))
-                    let minCount = max(inverse.minCount, inverse.isOptional ? 0 : 1)
+                    // A required to-many with minimum 0 may be empty, as in Core Data.
+                    let minCount = inverse.minCount
                     let maxCount = inverse.maxCount
                     if maxCount > 0 && filled > targets.count * maxCount {
                         guard !required else {
@@ -250,7 +251,7 @@ struct JoinSide {
         let key = "\(entity).\(name)"
         let relationship = version.relationship(name, of: entity)!
         let targets = ranges[other]!
-        let minCount = max(relationship.minCount, relationship.isOptional ? 0 : 1)
+        let minCount = relationship.minCount
         let maxCount = min(relationship.maxCount == 0 ? Int.max : relationship.maxCount, targets.count)
         if minCount > targets.count && (ranges[entity]?.count ?? 0) > 0 {
             throw GenerationError(

@@ -46,32 +46,7 @@ public struct StoreGenerator: Sendable {
     ///
     /// - Throws: ``GenerationError`` naming the entity or property that is unknown or cannot be satisfied.
     public init(version: ModelVersion, dataset: Dataset = Dataset(), size: Int) throws(GenerationError) {
-        guard size >= 0 else { throw GenerationError("the size must not be negative (got \(size))") }
-        for (name, multiple) in dataset.objects {
-            guard let entity = version.entity(named: name) else {
-                throw GenerationError("dataset.objects names entity '\(name)', which version '\(version.name)' lacks")
-            }
-            if entity.isAbstract && multiple > 0 {
-                throw GenerationError("dataset.objects gives objects to '\(name)', which is abstract")
-            }
-            guard multiple >= 0, multiple.isFinite else {
-                throw GenerationError("dataset.objects.\(name) must be a non-negative number (got \(multiple))")
-            }
-        }
-        for key in dataset.relationships.keys {
-            let (entity, property) = Self.split(key)
-            guard version.relationship(property, of: entity) != nil else {
-                throw GenerationError(
-                    "dataset.relationships names '\(key)', which is not a relationship of version '\(version.name)'")
-            }
-        }
-        for key in dataset.attributes.keys {
-            let (entity, property) = Self.split(key)
-            guard version.attribute(property, of: entity) != nil else {
-                throw GenerationError(
-                    "dataset.attributes names '\(key)', which is not an attribute of version '\(version.name)'")
-            }
-        }
+        try dataset.check(against: version, size: size)
         var counts: [String: Int] = [:]
         for entity in version.entities where !entity.isAbstract {
             counts[entity.name] = Int((Double(size) * (dataset.objects[entity.name] ?? 1)).rounded())
@@ -79,7 +54,7 @@ public struct StoreGenerator: Sendable {
         do {
             try GenerationPlan.checkFeasibility(version: version, dataset: dataset, counts: counts)
         } catch let error as GenerationError {
-            throw error
+            throw dataset.source.file.map { GenerationError("\($0): \(error.message)") } ?? error
         } catch {
             throw GenerationError("version '\(version.name)' cannot be stored: \(error)")
         }
@@ -161,10 +136,5 @@ public struct StoreGenerator: Sendable {
         bytes[6] = bytes[6] & 0x0f | 0x40
         bytes[8] = bytes[8] & 0x3f | 0x80
         return bytes.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }
-    }
-
-    static func split(_ key: String) -> (entity: String, property: String) {
-        guard let dot = key.firstIndex(of: ".") else { return (key, "") }
-        return (String(key[..<dot]), String(key[key.index(after: dot)...]))
     }
 }

@@ -1,34 +1,45 @@
+import Foundation
 import MappingModel
 import ObjectModel
 
-/// The lightweight mapping between two versions, re-derived from names and renaming identifiers alone.
+/// The lightweight mapping between two versions, re-derived from renaming identifiers alone.
 ///
-/// Deliberately simple and independent of the engine's inference: a destination entity or property
-/// corresponds to the source one of the same name, or to the one its renaming identifier names, or to the
-/// one that shares its renaming identifier. Across intermediate versions the correspondence is followed one
-/// version at a time, since a renaming identifier names the property of the version just before. Source
-/// entities without a counterpart are dropped; destination entities without one get no objects.
+/// Deliberately simple and independent of the engine's inference: a destination entity corresponds to the
+/// source entity that shares its renaming identifier (an unset one being the name), and so does each stored
+/// property inside a pair, an attribute only to an attribute and a relationship only to a relationship. An
+/// attribute whose numeric or Boolean type changed gets its source value converted. A relationship keeps its
+/// objects only when their entity's counterpart is one the relationship can hold; otherwise it is expected
+/// empty. Source entities without a counterpart are dropped; destination entities without one get no objects.
 enum InferredMapping {
-    /// The inferred mapping model from `source` to `destination`, through the versions between, oldest first.
-    static func model(
-        from source: ModelVersion, through intermediate: [ModelVersion] = [], to destination: ModelVersion
-    ) -> MappingModel {
-        // Newest first: the versions a destination entity is traced back through.
-        let earlier = Array(([source] + intermediate).reversed())
+    /// The inferred mapping model from `source` to `destination`.
+    static func model(from source: ModelVersion, to destination: ModelVersion) -> MappingModel {
         var mappings: [EntityMapping] = []
         for entity in destination.entities {
-            guard let entities = trace(entity, back: earlier), let counterpart = entities.last else { continue }
+            guard let counterpart = source.entities.first(where: { $0.renamingKey == entity.renamingKey }) else {
+                continue
+            }
             var attributes: [PropertyMapping] = []
             for attribute in destination.attributes(of: entity.name) where !attribute.isTransient {
-                let match = trace(attribute, of: entities, back: earlier) { $0.attributes(of: $1) }
-                    .flatMap { $0.type == attribute.type ? $0 : nil }
+                let match = source.attributes(of: counterpart.name).first {
+                    !$0.isTransient && $0.renamingKey == attribute.renamingKey
+                        && (Self.numeric.contains($0.type) && Self.numeric.contains(attribute.type)
+                            || $0.type == attribute.type)
+                }
                 attributes.append(
                     PropertyMapping(
                         name: attribute.name, valueExpression: match.map { expression($0, into: attribute) }))
             }
             var relationships: [PropertyMapping] = []
             for relationship in destination.relationships(of: entity.name) where !relationship.isTransient {
-                guard let match = trace(relationship, of: entities, back: earlier, { $0.relationships(of: $1) })
+                guard
+                    let match = source.relationships(of: counterpart.name).first(where: {
+                        !$0.isTransient && $0.renamingKey == relationship.renamingKey
+                    }),
+                    let targets = source.entity(named: match.destination).flatMap({ old in
+                        destination.entities.first { $0.renamingKey == old.renamingKey }
+                    }),
+                    destination.entity(targets.name, isKindOf: relationship.destination)
+                        || destination.entity(relationship.destination, isKindOf: targets.name)
                 else { continue }
                 let expression =
                     "FUNCTION($manager, \"destinationInstancesForSourceRelationshipNamed:sourceInstances:\", "
@@ -45,6 +56,11 @@ enum InferredMapping {
         )
     }
 
+    /// The types whose values a lightweight migration converts into one another.
+    private static let numeric: Set<AttributeType> = [
+        .integer16, .integer32, .integer64, .decimal, .double, .float, .boolean,
+    ]
+
     /// The source value; when an optional attribute became required with a default, the default stands in
     /// for a missing value (Core Data's lightweight rule for that change).
     private static func expression(_ source: Attribute, into attribute: Attribute) -> String {
@@ -55,62 +71,22 @@ enum InferredMapping {
         return "coalesce(\(value), \(fill))"
     }
 
-    /// A default value as a literal of the expression language; nil for kinds the verifier does not write.
+    /// A default value as a literal of the expression language; nil for binary data, which has none.
     private static func literal(_ value: AttributeValue) -> String? {
+        func quoted(_ text: String) -> String {
+            let escaped = text.replacingOccurrences(of: "\\", with: "\\\\")
+                .replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n")
+            return "\"\(escaped)\""
+        }
         switch value {
-        case .integer(let number): String(number)
-        case .double(let number) where number.isFinite: "\(number)"
-        case .decimal(let digits): digits
-        case .boolean(let flag): flag ? "true" : "false"
-        case .string(let text) where !text.contains(where: { $0 == "\"" || $0 == "\\" || $0.isNewline }): "\"\(text)\""
-        default: nil
+        case .integer(let number): return String(number)
+        case .double(let number) where number.isFinite: return "\(number)"
+        case .decimal(let digits): return digits
+        case .boolean(let flag): return flag ? "true" : "false"
+        case .string(let text), .uri(let text): return quoted(text)
+        case .date(let seconds): return "date(\(seconds))"
+        case .uuid(let uuid): return "uuid(\(quoted(uuid.uuidString)))"
+        case .double, .binary: return nil
         }
-    }
-
-    /// The entity's counterpart in each of `versions` (newest first), or nil when the trail breaks.
-    private static func trace(_ entity: Entity, back versions: [ModelVersion]) -> [Entity]? {
-        var trail: [Entity] = []
-        var current = entity
-        for version in versions {
-            guard let earlier = counterpart(of: current, in: version) else { return nil }
-            trail.append(earlier)
-            current = earlier
-        }
-        return trail
-    }
-
-    /// The property's counterpart in the oldest version, followed through each earlier entity of `trail`.
-    private static func trace<Property: RenamableProperty>(
-        _ property: Property, of trail: [Entity], back versions: [ModelVersion],
-        _ properties: (ModelVersion, String) -> [Property]
-    ) -> Property? {
-        var current = property
-        for (version, entity) in zip(versions, trail) {
-            guard
-                let earlier = properties(version, entity.name).first(where: {
-                    !$0.isTransient
-                        && ($0.name == current.renamingKey || $0.renamingKey == current.renamingKey
-                            || $0.name == current.name)
-                })
-            else { return nil }
-            current = earlier
-        }
-        return current
-    }
-
-    private static func counterpart(of entity: Entity, in source: ModelVersion) -> Entity? {
-        source.entity(named: entity.renamingKey)
-            ?? source.entities.first { $0.renamingKey == entity.renamingKey }
-            ?? source.entity(named: entity.name)
     }
 }
-
-/// An attribute or a relationship, as far as renaming goes.
-protocol RenamableProperty {
-    var name: String { get }
-    var renamingKey: String { get }
-    var isTransient: Bool { get }
-}
-
-extension Attribute: RenamableProperty {}
-extension Relationship: RenamableProperty {}

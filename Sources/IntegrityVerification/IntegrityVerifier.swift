@@ -26,18 +26,13 @@ public struct IntegrityVerifier: Sendable {
 
     /// Compiles the mapping models (or infers the lightweight one) against the two versions.
     ///
-    /// - Parameter intermediate: for an inferred mapping across several versions, the versions between,
-    ///   oldest first: renames are followed through each of them.
     /// - Throws: ``MappingModel/MappingError`` when a mapping does not fit the versions.
     public init(
-        source: ModelVersion, destination: ModelVersion, through intermediate: [ModelVersion] = [],
-        mappingModels: [MappingModel] = []
+        source: ModelVersion, destination: ModelVersion, mappingModels: [MappingModel] = []
     ) throws(MappingError) {
         self.source = source
         self.destination = destination
-        let models =
-            mappingModels.isEmpty
-            ? [InferredMapping.model(from: source, through: intermediate, to: destination)] : mappingModels
+        let models = mappingModels.isEmpty ? [InferredMapping.model(from: source, to: destination)] : mappingModels
         self.mappingModels = try models.map { model throws(MappingError) in
             try model.validated(source: source, destination: destination)
         }

@@ -17,6 +17,14 @@ enum StoredValue {
             guard number.isFinite else { return nil }
             return .integer(Int64(number.rounded(.towardZero)))
         case (.boolean(let flag), _) where type.isInteger: return .integer(flag ? 1 : 0)
+        case (.double(let number), .boolean): return .integer(number != 0 ? 1 : 0)
+        case (.decimal(let text), _) where type.isInteger || type == .double || type == .float:
+            // A numeric type change: the decimal's number, truncated toward zero for an integer.
+            guard let number = Double(text), number.isFinite else { return nil }
+            if type == .boolean { return .integer(number != 0 ? 1 : 0) }
+            return type.isInteger ? .integer(Int64(number.rounded(.towardZero))) : .real(number)
+        case (.boolean(let flag), .double), (.boolean(let flag), .float): return .real(flag ? 1 : 0)
+        case (.boolean(let flag), .decimal): return .text(flag ? "1" : "0")
         case (.integer(let number), .double), (.integer(let number), .float): return .real(Double(number))
         case (.double(let number), .double), (.double(let number), .float), (.date(let number), .date):
             return .real(number)

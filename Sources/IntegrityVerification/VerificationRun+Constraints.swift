@@ -53,7 +53,8 @@ extension VerificationRun {
     }
 
     private func checkCount(of relationship: Relationship, entity: String) {
-        let minimum = max(relationship.minCount, relationship.isOptional ? 0 : 1)
+        // A to-many is never nil, so a required one with minimum 0 may be empty (Core Data only checks the counts).
+        let minimum = relationship.minCount
         let maximum = relationship.maxCount
         guard minimum > 0 || maximum > 0,
             let edges = Self.edges(of: relationship, entity: entity, in: layout, schema: "main")

@@ -27,6 +27,11 @@ extension VerificationRun {
                             "points at \(relationship.destination) \(row.int64(1)), which does not exist")
                     }
                 }
+                if let entityColumn = table.entityNumberColumn(
+                    for: column.property, of: column.entity, version: destination)
+                {
+                    checkEntityNumbers(of: column, in: table.name, entityColumn: entityColumn.name, target: target)
+                }
                 guard let inverse = destination.inverse(of: relationship), !inverse.isToMany, !inverse.isTransient,
                     let inverseColumn = layout.table(for: relationship.destination)
                         .column(for: inverse.name, of: relationship.destination, version: destination)
@@ -77,5 +82,23 @@ extension VerificationRun {
         "SELECT v FROM (SELECT DISTINCT \(quoted(column)) AS v FROM main.\(quoted(table)) "
             + "WHERE \(quoted(column)) IS NOT NULL) WHERE NOT EXISTS (SELECT 1 FROM main.\(quoted(target)) y "
             + "WHERE y.Z_PK = v AND y.Z_ENT BETWEEN \(Self.range(entity, in: layout)))"
+    }
+
+    /// The `Z<n>_<NAME>` column beside a to-one into a hierarchy holds its target's entity number (R2).
+    private func checkEntityNumbers(
+        of column: EntityTable.Column, in table: String, entityColumn: String, target: String
+    ) {
+        guarded(.danglingForeignKey, entity: column.entity, property: column.property) {
+            let sql =
+                "SELECT x.Z_PK, x.\(quoted(entityColumn)), y.Z_ENT FROM main.\(quoted(table)) x "
+                + "JOIN main.\(quoted(target)) y ON y.Z_PK = x.\(quoted(column.name)) "
+                + "WHERE x.\(quoted(entityColumn)) IS NOT y.Z_ENT ORDER BY 1"
+            try forEachRow(sql) { row in
+                let found = row.isNull(1) ? "nothing" : String(row.int64(1))
+                collector.add(
+                    .danglingForeignKey, entity: column.entity, property: column.property, primaryKey: row.int64(0),
+                    "\(entityColumn) holds \(found), but the target's entity number is \(row.int64(2))")
+            }
+        }
     }
 }

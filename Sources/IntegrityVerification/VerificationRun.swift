@@ -36,9 +36,11 @@ final class VerificationRun {
         for path in [sourcePath, destinationPath] where !FileManager.default.fileExists(atPath: path) {
             throw VerificationError("no such file", path: path)
         }
+        let predictedSource: StoreLayout
+        let predicted: StoreLayout
         do {
-            sourceLayout = try StoreLayout(version: source)
-            layout = try StoreLayout(version: destination)
+            predictedSource = try StoreLayout(version: source)
+            predicted = try StoreLayout(version: destination)
         } catch {
             throw VerificationError("the model cannot be laid out: \(error)", path: destinationPath)
         }
@@ -63,6 +65,14 @@ final class VerificationRun {
             }
         } catch {
             throw VerificationError("the stores cannot be opened: \(error)", path: destinationPath)
+        }
+        // The model does not decide which side names a reflexive join table (format note X1): each store is
+        // read under the name it has.
+        do {
+            sourceLayout = predictedSource.resolving(existingTables: try Self.tableNames(in: "src", connection))
+            layout = predicted.resolving(existingTables: try Self.tableNames(in: "main", connection))
+        } catch {
+            throw VerificationError("the stores' tables cannot be listed: \(error)", path: destinationPath)
         }
         preservedTables = Self.preservedTables(mappings, source: sourceLayout, destination: layout)
         correspondences = Self.correspondences(
@@ -195,6 +205,13 @@ final class VerificationRun {
     }
 
     /// `lo AND hi` of the entity numbers of `entity` and its subentities in `layout`.
+    /// The names of the tables in the attached database `schema`.
+    static func tableNames(in schema: String, _ connection: Connection) throws(SQLiteError) -> Set<String> {
+        Set(
+            try connection.rows("SELECT name FROM \(schema).sqlite_master WHERE type = 'table'").compactMap(
+                \.first?.string))
+    }
+
     static func range(_ entity: String, in layout: StoreLayout) -> String {
         let range = layout.entityNumberRange(of: entity)
         return "\(range.lowerBound) AND \(range.upperBound)"

@@ -1,6 +1,6 @@
 /// A named list of columns that together identify at most one object, or that are indexed together.
 public struct Index: Sendable, Hashable {
-    /// The index name (Xcode's `fetchIndex` name); generated for legacy compound indexes.
+    /// The index name (Xcode's `fetchIndex` name); for a legacy compound index, its properties joined by `_`.
     public var name: String
     /// The indexed property names, in order.
     public var properties: [String]

@@ -49,9 +49,13 @@ public struct ModelHistory: Sendable, Hashable {
         return version
     }
 
-    /// The newest version whose entity hashes equal `hashes` exactly, as Core Data decides compatibility.
+    /// The oldest version whose entity hashes equal `hashes` exactly, as Core Data decides compatibility.
+    ///
+    /// Versions with equal hashes can differ in renaming identifiers; the oldest is the one a store made with
+    /// any of them was written under, and the one whose identifiers keep its data on the way forward (see
+    /// the format note lightweight.md, (g)).
     public func version(matching hashes: [String: VersionHash]) -> ModelVersion? {
-        versions.last { $0.versionHashes == hashes }
+        versions.first { $0.versionHashes == hashes }
     }
 
     /// The position of the version named `name`, oldest first.

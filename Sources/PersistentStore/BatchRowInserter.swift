@@ -22,8 +22,7 @@ public final class BatchRowInserter {
     public init(store: Store, inserter: RowInserter, rowsPerStatement: Int = 64) throws(StoreError) {
         let layout = store.layout
         let table = layout.table(for: inserter.entity)
-        let lineage = Set([inserter.entity] + layout.version.ancestors(of: inserter.entity))
-        let names = ["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.filter { lineage.contains($0.entity) }.map(\.name)
+        let names = inserter.columnNames
         // SQLite allows 32,766 parameters in one statement: very wide rows get fewer per batch.
         let rowsPerStatement = max(1, min(rowsPerStatement, 32_766 / names.count))
         let tuple = "(" + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"

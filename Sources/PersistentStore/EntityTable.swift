@@ -8,7 +8,7 @@ public struct EntityTable: Sendable, Hashable {
     public let root: String
     /// The root and all its subentities, depth first.
     public let entities: [String]
-    /// The property columns, in Core Data's order (integers, foreign keys, numbers, dates, text, blobs).
+    /// The property columns, in Core Data's order (format note C3).
     public let columns: [Column]
 
     private let columnIndex: [ColumnKey: Int]
@@ -16,7 +16,7 @@ public struct EntityTable: Sendable, Hashable {
     private struct ColumnKey: Hashable, Sendable {
         var entity: String
         var property: String
-        var isOrderKey: Bool
+        var kind: Column.Kind.Lookup
     }
 
     /// One column of an entity table.
@@ -40,15 +40,57 @@ public struct EntityTable: Sendable, Hashable {
             case foreignKey
             /// The position of this object in the ordered to-many inverse of the to-one `property`.
             case orderKey
+            /// The entity number (`Z_ENT`) of the destination of the to-one `property`, whose destination
+            /// entity has subentities: `Z<n>_<NAME>`.
+            case entityNumber
+
+            /// What a lookup by property tells apart: the value, the order key and the entity number.
+            enum Lookup: Hashable, Sendable { case value, orderKey, entityNumber }
+
+            var lookup: Lookup {
+                switch self {
+                case .attribute, .foreignKey: .value
+                case .orderKey: .orderKey
+                case .entityNumber: .entityNumber
+                }
+            }
         }
     }
 
-    init(root: String, version: ModelVersion) throws(StoreError) {
+    init(root: String, version: ModelVersion, numbers: [String: Int]) throws(StoreError) {
         self.root = root
         self.name = try Self.storedName(root, in: version.name)
         self.entities = version.hierarchy(of: root)
 
-        var pending: [(rank: Int, column: Column)] = []
+        // Core Data's column order (format note C3): by group, then the declaring entity's place in the
+        // hierarchy, then (integers before foreign keys) the property name in code-unit order.
+        var pending: [(key: SortKey, property: PendingProperty)] = []
+        for (position, entity) in entities.enumerated() {
+            guard let declared = version.entity(named: entity) else { continue }
+            for attribute in declared.attributes where !attribute.isTransient {
+                let group = Self.group(of: attribute.type)
+                let key = SortKey(group: group, entity: position, subgroup: 0, name: attribute.name)
+                pending.append((key, .attribute(entity, attribute)))
+            }
+            for relationship in declared.relationships where !relationship.isToMany && !relationship.isTransient {
+                pending.append(
+                    (
+                        SortKey(group: 0, entity: position, subgroup: 1, name: relationship.name),
+                        .toOne(entity, relationship)
+                    )
+                )
+                if let inverse = version.inverse(of: relationship), inverse.isOrdered {
+                    pending.append(
+                        (
+                            SortKey(group: 1, entity: position, subgroup: 0, name: relationship.name),
+                            .orderKey(entity, relationship)
+                        ))
+                }
+            }
+        }
+        pending.sort { $0.key < $1.key }
+
+        // Names are handed out in that order; a name already used gets the first free suffix 1, 2, … (C5).
         var used: Set<String> = ["Z_PK", "Z_ENT", "Z_OPT"]
         func unique(_ base: String) -> String {
             var candidate = base
@@ -60,59 +102,89 @@ public struct EntityTable: Sendable, Hashable {
             used.insert(candidate)
             return candidate
         }
-        for entity in entities {
-            guard let declared = version.entity(named: entity) else { continue }
-            for attribute in declared.attributes where !attribute.isTransient {
+        var foreignKeyNames: [String: String] = [:]
+        var columns: [Column] = []
+        for (_, property) in pending {
+            switch property {
+            case .attribute(let entity, let attribute):
                 let base = try Self.storedName(attribute.name, in: version.name, entity: entity)
-                let column = Column(
-                    name: unique(base), sqlType: Self.sqlType(of: attribute.type), entity: entity,
-                    property: attribute.name, kind: .attribute(attribute.type))
-                pending.append((Self.rank(of: attribute.type), column))
-            }
-            for relationship in declared.relationships where !relationship.isToMany && !relationship.isTransient {
+                columns.append(
+                    Column(
+                        name: unique(base), sqlType: Self.sqlType(of: attribute.type), entity: entity,
+                        property: attribute.name, kind: .attribute(attribute.type)))
+            case .toOne(let entity, let relationship):
                 let base = try Self.storedName(relationship.name, in: version.name, entity: entity)
-                pending.append(
-                    (
-                        1,
+                let name = unique(base)
+                foreignKeyNames[entity + "." + relationship.name] = name
+                columns.append(
+                    Column(
+                        name: name, sqlType: "INTEGER", entity: entity, property: relationship.name, kind: .foreignKey))
+                // A to-one into an entity with subentities also records the target's Z_ENT (R2).
+                if !version.subentities(of: relationship.destination).isEmpty,
+                    let number = numbers[relationship.destination]
+                {
+                    columns.append(
                         Column(
-                            name: unique(base), sqlType: "INTEGER", entity: entity, property: relationship.name,
-                            kind: .foreignKey)
-                    ))
-                if let inverse = version.inverse(of: relationship), inverse.isOrdered {
-                    pending.append(
-                        (
-                            1,
-                            Column(
-                                name: unique("Z_FOK_" + base.dropFirst()), sqlType: "INTEGER", entity: entity,
-                                property: relationship.name, kind: .orderKey)
-                        ))
+                            name: unique("Z\(number)_" + name.dropFirst()), sqlType: "INTEGER", entity: entity,
+                            property: relationship.name, kind: .entityNumber))
                 }
+            case .orderKey(let entity, let relationship):
+                let foreignKey = foreignKeyNames[entity + "." + relationship.name] ?? ""
+                columns.append(
+                    Column(
+                        name: unique("Z_FOK_" + foreignKey.dropFirst()), sqlType: "INTEGER", entity: entity,
+                        property: relationship.name, kind: .orderKey))
             }
         }
-        // Core Data groups columns by storage class; within a group, declaration order is kept.
-        let ordered = pending.enumerated().sorted { ($0.element.rank, $0.offset) < ($1.element.rank, $1.offset) }
-        self.columns = ordered.map(\.element.column)
+        self.columns = columns
         var index: [ColumnKey: Int] = [:]
         for (position, column) in columns.enumerated() {
-            let isOrderKey = column.kind == .orderKey
-            index[ColumnKey(entity: column.entity, property: column.property, isOrderKey: isOrderKey)] = position
+            index[ColumnKey(entity: column.entity, property: column.property, kind: column.kind.lookup)] = position
         }
         self.columnIndex = index
     }
 
+    private enum PendingProperty {
+        case attribute(String, Attribute)
+        case toOne(String, Relationship)
+        case orderKey(String, Relationship)
+    }
+
+    private struct SortKey: Comparable {
+        var group: Int
+        var entity: Int
+        var subgroup: Int
+        var name: String
+
+        static func < (lhs: SortKey, rhs: SortKey) -> Bool {
+            if (lhs.group, lhs.entity, lhs.subgroup) != (rhs.group, rhs.entity, rhs.subgroup) {
+                return (lhs.group, lhs.entity, lhs.subgroup) < (rhs.group, rhs.entity, rhs.subgroup)
+            }
+            return lhs.name.utf16.lexicographicallyPrecedes(rhs.name.utf16)
+        }
+    }
+
     /// The column of `property`, declared by `entity` or one of its ancestors in this table.
     public func column(for property: String, of entity: String, version: ModelVersion) -> Column? {
-        column(for: property, of: entity, version: version, orderKey: false)
+        column(for: property, of: entity, version: version, kind: .value)
     }
 
     /// The order-key column `Z_FOK_…` that goes with the to-one `relationship`, when its inverse is ordered.
     public func orderKeyColumn(for relationship: String, of entity: String, version: ModelVersion) -> Column? {
-        column(for: relationship, of: entity, version: version, orderKey: true)
+        column(for: relationship, of: entity, version: version, kind: .orderKey)
     }
 
-    private func column(for property: String, of entity: String, version: ModelVersion, orderKey: Bool) -> Column? {
+    /// The column `Z<n>_<NAME>` that records the destination's entity number for the to-one `relationship`,
+    /// when its destination has subentities.
+    public func entityNumberColumn(for relationship: String, of entity: String, version: ModelVersion) -> Column? {
+        column(for: relationship, of: entity, version: version, kind: .entityNumber)
+    }
+
+    private func column(
+        for property: String, of entity: String, version: ModelVersion, kind: Column.Kind.Lookup
+    ) -> Column? {
         for owner in [entity] + version.ancestors(of: entity) {
-            if let index = columnIndex[ColumnKey(entity: owner, property: property, isOrderKey: orderKey)] {
+            if let index = columnIndex[ColumnKey(entity: owner, property: property, kind: kind)] {
                 return columns[index]
             }
         }
@@ -148,14 +220,18 @@ public struct EntityTable: Sendable, Hashable {
         }
     }
 
-    private static func rank(of type: AttributeType) -> Int {
+    /// The group of C3: integers 0 (foreign keys join them), order keys 1, then dates and floating point,
+    /// decimals, strings, UUIDs, URIs, transformables and binary data.
+    private static func group(of type: AttributeType) -> Int {
         switch type {
         case .integer16, .integer32, .integer64, .boolean, .objectID: 0
-        case .decimal: 2
-        case .double, .float: 3
-        case .date: 4
-        case .string, .uri, .undefined: 5
-        case .binary, .uuid, .transformable: 6
+        case .date, .double, .float: 2
+        case .decimal: 3
+        case .string, .undefined: 4
+        case .uuid: 5
+        case .uri: 6
+        case .transformable: 7
+        case .binary: 8
         }
     }
 }

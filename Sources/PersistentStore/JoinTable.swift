@@ -26,33 +26,43 @@ public struct JoinTable: Sendable, Hashable {
     /// The order key of the inverse relationship, if it is ordered.
     public let inverseOrderColumn: String?
 
-    init(entity: String, relationship: Relationship, version: ModelVersion, numbers: [String: Int]) {
-        let inverse = version.inverse(of: relationship)
-        var owner = (entity: entity, relationship: relationship)
-        var other = (entity: relationship.destination, relationship: inverse)
-        if let inverse, let otherNumber = numbers[relationship.destination], let ownNumber = numbers[entity],
-            (otherNumber, inverse.name) < (ownNumber, relationship.name)
-        {
-            owner = (relationship.destination, inverse)
-            other = (entity, relationship)
-        }
-        let ownerNumber = numbers[owner.entity] ?? 0
-        let otherNumber = numbers[other.entity] ?? 0
+    /// The table named after `owner`'s relationship, whose rows' keys are in `ownerColumn`.
+    ///
+    /// The column names are fixed by the model (format note M3); which side names the table is not always
+    /// (a reflexive pair, X1), so a reader may build the table from either side.
+    init(
+        owner: (entity: String, relationship: Relationship, column: String),
+        other: (entity: String, relationship: Relationship?, column: String),
+        version: ModelVersion,
+        numbers: [String: Int]
+    ) {
         self.ownerEntity = owner.entity
         self.ownerHierarchy = Set(version.hierarchy(of: owner.entity))
         self.ownerRelationship = owner.relationship.name
         self.inverseEntity = other.entity
         self.inverseRelationship = other.relationship?.name
-        self.name = "Z_\(ownerNumber)\(owner.relationship.name.uppercased())"
-        // A column is named after the relationship that points at the objects it holds.
-        let ownerSide = other.relationship?.name.uppercased() ?? "INVERSE"
-        var ownerColumn = "Z_\(ownerNumber)\(ownerSide)"
-        let destinationColumn = "Z_\(otherNumber)\(owner.relationship.name.uppercased())"
-        if ownerColumn == destinationColumn { ownerColumn += "1" }
-        self.ownerColumn = ownerColumn
-        self.destinationColumn = destinationColumn
-        self.ownerOrderColumn = owner.relationship.isOrdered ? "Z_FOK_" + destinationColumn.dropFirst(2) : nil
-        self.inverseOrderColumn = other.relationship?.isOrdered == true ? "Z_FOK_" + ownerColumn.dropFirst(2) : nil
+        self.name = "Z_\(numbers[owner.entity] ?? 0)\(owner.relationship.name.uppercased())"
+        self.ownerColumn = owner.column
+        self.destinationColumn = other.column
+        // An order key is named after the column whose rows it orders (M5).
+        self.ownerOrderColumn = owner.relationship.isOrdered ? "Z_FOK_" + other.column.dropFirst(2) : nil
+        self.inverseOrderColumn = other.relationship?.isOrdered == true ? "Z_FOK_" + owner.column.dropFirst(2) : nil
+    }
+
+    /// Every column in Core Data's order: the owner side's keys, the other side's, then the order key of the
+    /// owner side's rows and that of the other side's rows (M4, M5).
+    public var columns: [String] {
+        [ownerColumn, destinationColumn] + [inverseOrderColumn, ownerOrderColumn].compactMap { $0 }
+    }
+
+    /// The same table as Core Data names it when the other side of the pair is the naming side.
+    func namedFromOtherSide(version: ModelVersion, numbers: [String: Int]) -> JoinTable? {
+        guard let otherName = inverseRelationship, let other = version.relationship(otherName, of: inverseEntity),
+            let own = version.relationship(ownerRelationship, of: ownerEntity)
+        else { return nil }
+        return JoinTable(
+            owner: (inverseEntity, other, destinationColumn), other: (ownerEntity, own, ownerColumn), version: version,
+            numbers: numbers)
     }
 
     /// Whether `relationship` of `entity` is the side this table is named after (its owner side).

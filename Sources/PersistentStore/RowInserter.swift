@@ -13,6 +13,8 @@ public final class RowInserter {
     public let statement: Statement
     /// The number of bound property parameters (excluding `Z_PK`, `Z_ENT`, `Z_OPT`).
     public let propertyCount: Int32
+    /// The columns written, `Z_PK`, `Z_ENT` and `Z_OPT` first, in parameter order.
+    let columnNames: [String]
 
     private let entityNumber: Int64
     private let parameters: [String: Int32]
@@ -23,7 +25,8 @@ public final class RowInserter {
         let layout = store.layout
         let table = layout.table(for: entity)
         let lineage = Set([entity] + layout.version.ancestors(of: entity))
-        let columns = table.columns.filter { lineage.contains($0.entity) }
+        // Entity-number columns are filled from the destinations' rows once they are in (Store.fillEntityNumbers).
+        let columns = table.columns.filter { lineage.contains($0.entity) && $0.kind != .entityNumber }
         var parameters: [String: Int32] = [:]
         var orderKeys: [String: Int32] = [:]
         for (offset, column) in columns.enumerated() {
@@ -41,6 +44,7 @@ public final class RowInserter {
         self.entity = entity
         self.statement = try storeOperation(store.path) { try store.connection.prepare(sql) }
         self.propertyCount = Int32(columns.count)
+        self.columnNames = names
         self.entityNumber = Int64(layout.entityNumbers[entity]!)
         self.parameters = parameters
         self.orderKeyParameters = orderKeys
@@ -74,10 +78,7 @@ public final class JoinRowInserter {
 
     /// Prepares inserts into `table`.
     public init(store: Store, table: JoinTable) throws(StoreError) {
-        let columns =
-            [table.ownerColumn, table.destinationColumn]
-            + [table.ownerOrderColumn, table.inverseOrderColumn]
-            .compactMap { $0 }
+        let columns = table.columns
         let sql =
             "INSERT INTO \(quoted(table.name)) (\(columns.map(quoted).joined(separator: ", "))) VALUES ("
             + Array(repeating: "?", count: columns.count).joined(separator: ", ") + ")"
@@ -86,17 +87,19 @@ public final class JoinRowInserter {
         self.orderColumns = columns.count - 2
     }
 
-    /// Inserts the edge owner → destination; order keys are given for the ordered sides, in column order.
+    /// Inserts the edge owner → destination; order keys are given for the ordered sides: the owner
+    /// relationship's, then the inverse's.
     public func insert(owner: Int64, destination: Int64, orderKeys: (Int64?, Int64?) = (nil, nil)) throws(SQLiteError) {
         try statement.bind(owner, at: 1)
         try statement.bind(destination, at: 2)
+        // The order key of the owner side's rows (the inverse's list) comes first (format note M5).
         var index: Int32 = 3
-        if table.ownerOrderColumn != nil {
-            try statement.bind(orderKeys.0 ?? 0, at: index)
-            index += 1
-        }
         if table.inverseOrderColumn != nil {
             try statement.bind(orderKeys.1 ?? 0, at: index)
+            index += 1
+        }
+        if table.ownerOrderColumn != nil {
+            try statement.bind(orderKeys.0 ?? 0, at: index)
         }
         try statement.run()
     }

@@ -1,6 +1,9 @@
 import ObjectModel
 
-/// The SQL that creates a store's tables and indexes, as Core Data writes them.
+/// The SQL that creates a store's tables and indexes, as Core Data writes them (format note §2–§8).
+///
+/// Every name is built from ASCII letters, digits and `_` and starts with `Z`, so the statements carry no
+/// quotes, byte for byte what Core Data writes.
 struct SchemaBuilder {
     let layout: StoreLayout
 
@@ -14,61 +17,82 @@ struct SchemaBuilder {
     }
 
     /// The entity and join tables only, but those in `excluded`, each name preceded by `prefix`.
+    ///
+    /// Entity tables come in entity-number order, each followed by the join tables it names.
     func dataTableStatements(prefix: String, excluding excluded: Set<String> = []) -> [String] {
         var sql: [String] = []
-        for table in layout.entityTables where !excluded.contains(table.name) {
-            let columns =
-                ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"]
-                + table.columns.map { "\(quoted($0.name)) \($0.sqlType)" }
-            sql.append("CREATE TABLE \(quoted(prefix + table.name)) ( \(columns.joined(separator: ", ")) )")
-        }
-        for join in layout.joinTables where !excluded.contains(join.name) {
-            var columns = ["\(quoted(join.ownerColumn)) INTEGER", "\(quoted(join.destinationColumn)) INTEGER"]
-            for order in [join.ownerOrderColumn, join.inverseOrderColumn].compactMap({ $0 }) {
-                columns.append("\(quoted(order)) INTEGER")
+        for table in layout.entityTables {
+            if !excluded.contains(table.name) { sql.append(tableStatement(table, prefix: prefix)) }
+            for join in layout.joinTables where table.entities.contains(join.ownerEntity) {
+                if !excluded.contains(join.name) { sql.append(tableStatement(join, prefix: prefix)) }
             }
-            let key = "PRIMARY KEY (\(quoted(join.ownerColumn)), \(quoted(join.destinationColumn)))"
-            sql.append("CREATE TABLE \(quoted(prefix + join.name)) ( \(columns.joined(separator: ", ")), \(key) )")
         }
         return sql
     }
 
+    /// `CREATE TABLE` for one entity table.
+    func tableStatement(_ table: EntityTable, prefix: String = "") -> String {
+        let columns =
+            ["Z_PK INTEGER PRIMARY KEY", "Z_ENT INTEGER", "Z_OPT INTEGER"]
+            + table.columns.map { "\($0.name) \($0.sqlType)" }
+        return "CREATE TABLE \(prefix)\(table.name) ( \(columns.joined(separator: ", ")) )"
+    }
+
+    /// `CREATE TABLE` for one join table, with its composite primary key (M4).
+    func tableStatement(_ join: JoinTable, prefix: String = "") -> String {
+        let columns = join.columns.map { "\($0) INTEGER" }
+        let key = "PRIMARY KEY (\(join.ownerColumn), \(join.destinationColumn))"
+        return "CREATE TABLE \(prefix)\(join.name) ( \(columns.joined(separator: ", ")), \(key) )"
+    }
+
     /// The indexes: created after a bulk load, which is much faster than keeping them up to date row by row.
+    ///
+    /// Foreign keys (I1), the entity number of a hierarchy table (I2), join tables (M6), fetch indexes and
+    /// indexed attributes (I4) and uniqueness constraints (I6), with the names of a modern store.
     func indexStatements() -> [String] {
         var sql: [String] = []
         for table in layout.entityTables {
             for column in table.columns where column.kind == .foreignKey {
-                sql.append(index(table: table.name, columns: [column.name]))
+                sql.append(index("\(table.name)_\(column.name)_INDEX", on: table.name, [column.name]))
+            }
+            if table.entities.count > 1 {
+                sql.append(index("\(table.name)_Z_ENT_INDEX", on: table.name, ["Z_ENT"]))
             }
             for entity in table.entities {
                 guard let declared = layout.version.entity(named: entity) else { continue }
+                let columns = { (properties: [String]) -> [String]? in
+                    let found = properties.compactMap {
+                        table.column(for: $0, of: entity, version: self.layout.version)?.name
+                    }
+                    return found.count == properties.count ? found.map { "\($0) COLLATE BINARY ASC" } : nil
+                }
                 for attribute in declared.attributes where attribute.isIndexed && !attribute.isTransient {
-                    if let column = table.column(for: attribute.name, of: entity, version: layout.version) {
-                        sql.append(index(table: table.name, columns: [column.name]))
+                    if let columns = columns([attribute.name]) {
+                        sql.append(index("Z_\(entity)_\(attribute.name)", on: table.name, columns))
                     }
                 }
                 for fetchIndex in declared.indexes {
-                    let columns = fetchIndex.properties.compactMap {
-                        table.column(for: $0, of: entity, version: layout.version)?.name
+                    if let columns = columns(fetchIndex.properties) {
+                        sql.append(index("Z_\(entity)_\(fetchIndex.name)", on: table.name, columns))
                     }
-                    guard columns.count == fetchIndex.properties.count else { continue }
-                    let name = "Z_\(entity.uppercased())_\(fetchIndex.name.uppercased())"
-                    sql.append(
-                        "CREATE INDEX IF NOT EXISTS \(quoted(name)) ON \(quoted(table.name)) "
-                            + "(\(columns.map(quoted).joined(separator: ", ")))")
+                }
+                for constraint in declared.uniquenessConstraints {
+                    if let columns = columns(constraint) {
+                        let name = "Z_\(entity)_UNIQUE_" + constraint.joined(separator: "_")
+                        sql.append(index(name, on: table.name, columns, unique: true))
+                    }
                 }
             }
         }
         for join in layout.joinTables {
-            sql.append(index(table: join.name, columns: [join.destinationColumn, join.ownerColumn]))
+            let name = "\(join.name)_\(join.destinationColumn)_INDEX"
+            sql.append(index(name, on: join.name, [join.destinationColumn, join.ownerColumn]))
         }
         return sql
     }
 
-    /// `CREATE INDEX <TABLE>_<COLUMN>_INDEX`, Core Data's name for a single-column index.
-    private func index(table: String, columns: [String]) -> String {
-        let name = "\(table)_\(columns.joined(separator: "_"))_INDEX"
-        return
-            "CREATE INDEX IF NOT EXISTS \(quoted(name)) ON \(quoted(table)) (\(columns.map(quoted).joined(separator: ", ")))"
+    /// `CREATE [UNIQUE] INDEX IF NOT EXISTS`: an in-place step reruns them over tables that kept their indexes.
+    private func index(_ name: String, on table: String, _ columns: [String], unique: Bool = false) -> String {
+        "CREATE \(unique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(name) ON \(table) (\(columns.joined(separator: ", ")))"
     }
 }

@@ -44,6 +44,7 @@ public final class Store {
         let metadata = StoreMetadata(version: version, uuid: uuid.uuidString)
         return try storeOperation(path) {
             let connection = try Connection(path: path, mode: .readWriteCreate)
+            try registerCoreDataFunctions(connection)
             try connection.setPragma("journal_mode", "OFF")
             try connection.setPragma("synchronous", "OFF")
             let store = Store(path: path, connection: connection, layout: layout, metadata: metadata)
@@ -70,7 +71,8 @@ public final class Store {
                 "the store is not at model version '\(version.name)'; entities whose hashes differ: \(entities)",
                 path: path)
         }
-        return Store(path: path, connection: connection, layout: try StoreLayout(version: version), metadata: metadata)
+        let layout = try StoreLayout(version: version, readingFrom: connection)
+        return Store(path: path, connection: connection, layout: layout, metadata: metadata)
     }
 
     /// Removes the store file at `path` and its SQLite sidecars (`-wal`, `-shm`, `-journal`), where present.
@@ -90,6 +92,7 @@ public final class Store {
     public func finishBulkLoad() throws(StoreError) {
         try storeOperation(path) {
             try connection.transaction {
+                try fillEntityNumbers()
                 for statement in SchemaBuilder(layout: layout).indexStatements() { try connection.execute(statement) }
                 try updatePrimaryKeyMaxima()
             }
@@ -159,6 +162,7 @@ public final class Store {
             path: connection.path, connection: connection, layout: layout,
             metadata: StoreMetadata(version: layout.version, uuid: uuid))
         try store.writePrimaryKeyTable()
+        try store.fillEntityNumbers()
         try store.updatePrimaryKeyMaxima()
         try store.writeMetadata()
     }
@@ -176,23 +180,37 @@ public final class Store {
         }
     }
 
-    /// Sets each entity's `Z_MAX` to the largest primary key among its own and its subentities' rows.
+    /// Sets each root entity's `Z_MAX` to the largest primary key in its table; a subentity's stays 0.
+    ///
+    /// Core Data hands out primary keys per inheritance root (format note E3): every entity of a table
+    /// takes its keys from the root's counter.
     func updatePrimaryKeyMaxima() throws {
         try connection.withStatement("UPDATE Z_PRIMARYKEY SET Z_MAX = ? WHERE Z_ENT = ?") { update in
             for table in layout.entityTables {
-                for entity in table.entities {
-                    let range = layout.entityNumberRange(of: entity)
-                    // The whole table's largest key is a b-tree lookup; a part of the table needs a scan.
-                    let whole = entity == table.root
-                    let sql =
-                        "SELECT COALESCE(MAX(Z_PK), 0) FROM \(quoted(table.name))"
-                        + (whole ? "" : " WHERE Z_ENT BETWEEN ? AND ?")
-                    let maximum = try connection.scalar(
-                        sql, whole ? [] : [.integer(Int64(range.lowerBound)), .integer(Int64(range.upperBound))])
-                    try update.bind(maximum?.int64 ?? 0, at: 1)
-                    try update.bind(Int64(layout.entityNumbers[entity]!), at: 2)
-                    try update.run()
-                }
+                // The whole table's largest key is a b-tree lookup.
+                let maximum = try connection.scalar("SELECT COALESCE(MAX(Z_PK), 0) FROM \(quoted(table.name))")
+                try update.bind(maximum?.int64 ?? 0, at: 1)
+                try update.bind(Int64(layout.entityNumbers[table.root]!), at: 2)
+                try update.run()
+            }
+        }
+    }
+
+    /// Writes each `Z<n>_<NAME>` column: the entity number of the row its foreign key points at (R2).
+    ///
+    /// Rows are written with the key alone; one statement per such column then reads the numbers from the
+    /// destination table. Tables without such columns cost nothing.
+    func fillEntityNumbers() throws {
+        for table in layout.entityTables {
+            for column in table.columns where column.kind == .entityNumber {
+                guard let relationship = version.relationship(column.property, of: column.entity),
+                    let foreignKey = table.column(for: column.property, of: column.entity, version: version)
+                else { continue }
+                let target = layout.table(for: relationship.destination).name
+                try connection.execute(
+                    "UPDATE \(quoted(table.name)) SET \(quoted(column.name)) = (SELECT t.Z_ENT FROM \(quoted(target)) t "
+                        + "WHERE t.Z_PK = \(quoted(table.name)).\(quoted(foreignKey.name))) "
+                        + "WHERE \(quoted(foreignKey.name)) IS NOT NULL")
             }
         }
     }
@@ -211,7 +229,22 @@ public final class Store {
         guard FileManager.default.fileExists(atPath: path) else {
             throw StoreError(.notAStore, "no such file", path: path)
         }
-        return try storeOperation(path) { try Connection(path: path, mode: readOnly ? .readOnly : .readWrite) }
+        return try storeOperation(path) {
+            let connection = try Connection(path: path, mode: readOnly ? .readOnly : .readWrite)
+            try registerCoreDataFunctions(connection)
+            return connection
+        }
+    }
+
+    /// The SQL functions the triggers of Core Data's derived attributes call (format note D1), as no-ops:
+    /// Core Data uses them to refresh its in-memory objects; the triggers keep the stored values up to date
+    /// without them.
+    package static func registerCoreDataFunctions(_ connection: Connection) throws(SQLiteError) {
+        for name in [
+            "NSCoreDataDATriggerUpdatedAffectedObjectValue", "NSCoreDataDATriggerInsertUpdatedAffectedObjectValue",
+        ] {
+            try connection.registerNoOpFunction(name, argumentCount: 5)
+        }
     }
 
     private static func readMetadata(_ connection: Connection, path: String) throws(StoreError) -> StoreMetadata {

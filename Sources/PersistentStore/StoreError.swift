@@ -47,7 +47,9 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         if let path { parts.append(path) }
         if let entity { parts.append("entity '\(entity)'") }
         let detail = underlying.map { code == .sqlite ? $0.description : "\(message) (\($0.description))" } ?? message
-        return (parts + [detail]).joined(separator: ": ")
+        // SQLite reports a full disk this way when the first thing that needs room is the `-shm` file.
+        let hint = underlying?.codeName == "SQLITE_IOERR_SHMSIZE" ? " (the disk is probably full)" : ""
+        return (parts + [detail + hint]).joined(separator: ": ")
     }
 }
 

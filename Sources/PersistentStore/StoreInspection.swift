@@ -47,8 +47,10 @@ public struct StoreInspection: Sendable {
             }
             var counts: [Int: Int] = [:]
             for entity in listed where entity.parent == 0 {
-                let table = "Z" + entity.name.uppercased()
-                guard tables.contains(table) else { continue }
+                // The table of an inheritance root, named by the layout's rule (T1).
+                guard let table = try? EntityTable.storedName(entity.name, in: ""), tables.contains(table) else {
+                    continue
+                }
                 try connection.withStatement("SELECT Z_ENT, COUNT(*) FROM \(quoted(table)) GROUP BY Z_ENT") { row in
                     while try row.step() { counts[Int(row.int64(0))] = Int(row.int64(1)) }
                 }

@@ -1,4 +1,5 @@
 public import ObjectModel
+package import SQLiteDatabase
 
 /// How a model version maps onto Core Data's SQLite layout: entity numbers, tables and columns.
 ///
@@ -21,7 +22,7 @@ public struct StoreLayout: Sendable {
     /// One table per inheritance root, in order of root name.
     public let entityTables: [EntityTable]
     /// The join tables of many-to-many and inverse-less to-many relationships.
-    public let joinTables: [JoinTable]
+    public private(set) var joinTables: [JoinTable]
 
     private let tableIndexByEntity: [String: Int]
     private let entityNamesByNumber: [Int: String]
@@ -36,7 +37,12 @@ public struct StoreLayout: Sendable {
     ///
     /// - Throws: ``StoreError`` when a name cannot be stored.
     public init(version: ModelVersion) throws(StoreError) {
-        self.version = version
+        try self.init(version: version, numbers: Self.entityNumbers(of: version))
+    }
+
+    /// Core Data's entity numbers (format note E1): the inheritance forest walked depth first, roots and each
+    /// entity's subentities in code-unit order of name, numbered from 1.
+    static func entityNumbers(of version: ModelVersion) -> [String: Int] {
         var numbers: [String: Int] = [:]
         var next = 1
         for root in version.rootEntities {
@@ -45,27 +51,34 @@ public struct StoreLayout: Sendable {
                 next += 1
             }
         }
+        return numbers
+    }
+
+    private init(version: ModelVersion, numbers: [String: Int]) throws(StoreError) {
+        self.version = version
         self.entityNumbers = numbers
         self.entityNamesByNumber = Dictionary(uniqueKeysWithValues: numbers.map { ($1, $0) })
 
         var tables: [EntityTable] = []
         var tableIndexByEntity: [String: Int] = [:]
         for root in version.rootEntities {
-            let table = try EntityTable(root: root.name, version: version)
+            let table = try EntityTable(root: root.name, version: version, numbers: numbers)
             for entity in table.entities { tableIndexByEntity[entity] = tables.count }
             tables.append(table)
         }
         self.entityTables = tables
         self.tableIndexByEntity = tableIndexByEntity
 
+        let columns = Self.joinColumnNames(version: version, numbers: numbers)
         var joins: [JoinTable] = []
         var joinIndex: [RelationshipKey: Int] = [:]
         for entity in version.entities {
             for relationship in entity.relationships where Self.needsJoinTable(relationship, in: version) {
                 let key = RelationshipKey(entity: entity.name, relationship: relationship.name)
                 guard joinIndex[key] == nil else { continue }
-                let join = JoinTable(
-                    entity: entity.name, relationship: relationship, version: version, numbers: numbers)
+                let join = Self.joinTable(
+                    entity: entity.name, relationship: relationship, version: version, numbers: numbers,
+                    columns: columns)
                 joinIndex[RelationshipKey(entity: join.ownerEntity, relationship: join.ownerRelationship)] = joins.count
                 if let other = join.inverseRelationship {
                     joinIndex[RelationshipKey(entity: join.inverseEntity, relationship: other)] = joins.count
@@ -75,6 +88,110 @@ public struct StoreLayout: Sendable {
         }
         self.joinTables = joins
         self.joinTableIndex = joinIndex
+    }
+
+    /// The layout of `version` as the store on `connection` has it: entity numbers from its `Z_PRIMARYKEY`
+    /// and each join table under the name the store gives it (a reflexive pair may be named from either side).
+    ///
+    /// Names and shapes are found by name; what earlier in-place migrations left (extra indexes, columns
+    /// out of place, an entity row that kept an old name) is tolerated and left alone.
+    package init(version: ModelVersion, readingFrom connection: Connection) throws(StoreError) {
+        let tables: Set<String>
+        var listed: [String: Int] = [:]
+        do {
+            tables = Set(try connection.tableNames())
+            for row in try connection.rows("SELECT Z_ENT, Z_NAME FROM Z_PRIMARYKEY WHERE Z_ENT < 16000") {
+                if let number = row[0].int64, let name = row[1].string { listed[name] = Int(number) }
+            }
+        } catch {
+            throw StoreError(error, path: connection.path)
+        }
+        // Each entity under its own name or, after a rename, the old name Core Data may have kept (H4).
+        var numbers = Self.entityNumbers(of: version)
+        for entity in version.entities {
+            if let number = listed[entity.name] ?? entity.renamingIdentifier.flatMap({ listed[$0] }) {
+                numbers[entity.name] = number
+            }
+        }
+        let distinct = Set(numbers.values).count == numbers.count
+        let predicted = Self.entityNumbers(of: version)
+        self = try StoreLayout(version: version, numbers: distinct ? numbers : predicted)
+            .resolving(existingTables: tables)
+    }
+
+    /// This layout with each join table missing from `existingTables` replaced by the same table named from
+    /// its other side, when the store has that one (format note X1).
+    public func resolving(existingTables: Set<String>) -> StoreLayout {
+        var copy = self
+        for (index, join) in joinTables.enumerated() where !existingTables.contains(join.name) {
+            if let flipped = join.namedFromOtherSide(version: version, numbers: entityNumbers),
+                existingTables.contains(flipped.name)
+            {
+                copy.joinTables[index] = flipped
+            }
+        }
+        return copy
+    }
+
+    /// The join-table column each many-to-many relationship reserves for its own entity's rows, named after
+    /// its inverse (M3): entity by entity in number order, relationships in name order, one set of used names
+    /// per inheritance root, a clash getting the first free suffix 1, 2, ….
+    private static func joinColumnNames(version: ModelVersion, numbers: [String: Int]) -> [RelationshipKey: String] {
+        var result: [RelationshipKey: String] = [:]
+        var used: [String: Set<String>] = [:]
+        for entity in version.entities.sorted(by: { numbers[$0.name, default: 0] < numbers[$1.name, default: 0] }) {
+            let number = numbers[entity.name] ?? 0
+            let root = version.root(of: entity.name)
+            let relationships = entity.relationships.filter { needsJoinTable($0, in: version) }
+                .sorted { $0.name.utf16.lexicographicallyPrecedes($1.name.utf16) }
+            for relationship in relationships {
+                let base = "Z_\(number)\((relationship.inverse ?? "inverse").uppercased())"
+                var candidate = base
+                var suffix = 1
+                while used[root, default: []].contains(candidate) {
+                    candidate = base + String(suffix)
+                    suffix += 1
+                }
+                used[root, default: []].insert(candidate)
+                result[RelationshipKey(entity: entity.name, relationship: relationship.name)] = candidate
+            }
+        }
+        return result
+    }
+
+    /// The join table of `relationship` of `entity`, named after the side whose entity has the lower number
+    /// (M2); between two sides of one entity, after the relationship whose name sorts first (X1's default).
+    private static func joinTable(
+        entity: String, relationship: Relationship, version: ModelVersion, numbers: [String: Int],
+        columns: [RelationshipKey: String]
+    ) -> JoinTable {
+        let inverse = version.inverse(of: relationship)
+        let inverseOwner =
+            inverse.flatMap { inverse in
+                ([relationship.destination] + version.ancestors(of: relationship.destination)).first {
+                    version.entity(named: $0)?.relationships.contains(inverse) == true
+                }
+            } ?? relationship.destination
+        let own = (
+            entity: entity, relationship: relationship,
+            column: columns[RelationshipKey(entity: entity, relationship: relationship.name)] ?? ""
+        )
+        var otherColumn =
+            inverse.flatMap { columns[RelationshipKey(entity: inverseOwner, relationship: $0.name)] }
+            ?? "Z_\(numbers[inverseOwner] ?? 0)\(relationship.name.uppercased())"
+        if otherColumn == own.column { otherColumn += "1" }
+        let other = (entity: inverseOwner, relationship: inverse, column: otherColumn)
+        let ownNumber = numbers[entity] ?? 0
+        let otherNumber = numbers[inverseOwner] ?? 0
+        if let inverse,
+            otherNumber < ownNumber
+                || (otherNumber == ownNumber && inverse.name.utf16.lexicographicallyPrecedes(relationship.name.utf16))
+        {
+            return JoinTable(
+                owner: (other.entity, inverse, other.column), other: (own.entity, own.relationship, own.column),
+                version: version, numbers: numbers)
+        }
+        return JoinTable(owner: own, other: other, version: version, numbers: numbers)
     }
 
     /// The entity whose number is `number`.

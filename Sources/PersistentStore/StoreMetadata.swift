@@ -38,7 +38,8 @@ public struct StoreMetadata: Sendable, Hashable {
         do {
             object = try PropertyListSerialization.propertyList(from: Data(plist), options: [], format: nil)
         } catch {
-            throw StoreError(.unreadableMetadata, "Z_METADATA.Z_PLIST is not a property list: \(error)")
+            throw StoreError(
+                .unreadableMetadata, "Z_METADATA.Z_PLIST is not a property list (\(InputLimits.describe(error)))")
         }
         guard let dictionary = object as? [String: Any] else {
             throw StoreError(.unreadableMetadata, "Z_METADATA.Z_PLIST is not a dictionary")

@@ -78,6 +78,12 @@ public final class Connection {
         self.path = path
         // Redundant with SQLITE_OPEN_EXRESCODE on SQLite ≥ 3.37; kept for older libraries, which ignore that flag.
         sqlite3_extended_result_codes(database, 1)
+        // sqlite.org/quirks.html#dblquote: "If a double-quoted string literal is used where an identifier is
+        // expected [...] SQLite treats it as a string literal". A quoted column that a table lacks would then read
+        // as its own name in every row; with the fallback off it is an error, on every connection.
+        for option in [SQLITE_DBCONFIG_DQS_DML, SQLITE_DBCONFIG_DQS_DDL] {
+            migrationbench_db_config_int(database, option, 0, nil)
+        }
     }
 
     deinit {

@@ -52,11 +52,18 @@ public enum EnvironmentProbe {
         (try? String(contentsOfFile: path, encoding: .utf8))?.split(separator: "\n").first.map(String.init)
     }
 
-    /// The first line a command prints, or nil when it cannot run or fails.
+    /// The first line a command prints, or nil when it cannot run or fails. The command gets a `$TMPDIR` of its
+    /// own, removed afterwards: `swift --version` leaves a `TemporaryDirectory.*` behind in it.
     private static func command(_ arguments: [String]) -> String? {
+        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("mb-probe-\(UUID().uuidString)")
+        guard (try? FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)) != nil else {
+            return nil
+        }
+        defer { try? FileManager.default.removeItem(at: scratch) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": scratch.path]) { $1 }
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice

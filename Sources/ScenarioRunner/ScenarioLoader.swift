@@ -43,9 +43,9 @@ public enum ScenarioLoader {
         let context = ScenarioContext(file: path)
         let text: String
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            text = try InputLimits.readText(path)
         } catch {
-            throw ScenarioError(file: path, line: nil, message: "cannot read the file: \(error.localizedDescription)")
+            throw ScenarioError(file: path, line: nil, message: error.message)
         }
         let composed: Node?
         do {
@@ -123,14 +123,18 @@ public enum ScenarioLoader {
             let texts = try sizes.strings(name)
             var result: [Int] = []
             for text in texts {
-                guard let number = Int(text.replacingOccurrences(of: "_", with: "")), number > 0 else {
+                guard let number = Int(text.replacingOccurrences(of: "_", with: "")),
+                    (1...InputLimits.size).contains(number)
+                else {
                     throw context.malformed(
-                        "'\(key).\(name)' must list positive whole numbers, not '\(text)'", at: sizes.value(name))
+                        "'\(key).\(name)' must list whole numbers from 1 to \(InputLimits.size), not '\(text)'",
+                        at: sizes.value(name))
                 }
                 result.append(number)
             }
-            guard !result.isEmpty else {
-                throw context.malformed("'\(key).\(name)' must list at least one size", at: sizes.value(name) ?? node)
+            guard (1...InputLimits.sizesPerList).contains(result.count) else {
+                throw context.malformed(
+                    "'\(key).\(name)' must list 1 to \(InputLimits.sizesPerList) sizes", at: sizes.value(name) ?? node)
             }
             return result
         }
@@ -145,8 +149,9 @@ public enum ScenarioLoader {
         try repetitions.allow(["quick", "full"])
         let quick = try repetitions.int("quick") ?? 1
         let full = try repetitions.int("full") ?? 3
-        guard quick > 0, full > 0 else {
-            throw context.malformed("'repetitions' must be positive", at: node)
+        let allowed = 1...InputLimits.repetitions
+        guard allowed.contains(quick), allowed.contains(full) else {
+            throw context.malformed("'repetitions' must be from 1 to \(InputLimits.repetitions)", at: node)
         }
         return (quick, full)
     }

@@ -26,13 +26,12 @@ struct ScenarioSetup {
     }
 
     /// Checks the store a step made against the store it started from, with the verifier, which re-derives
-    /// its expectations on its own: from the mapping files of a heavyweight step, and from the versions (the
-    /// intermediate ones of a direct step included) for a lightweight one.
+    /// its expectations on its own: from the mapping files of a heavyweight step, and from the two versions for
+    /// a lightweight one.
     func verify(_ step: MigrationStepPlan, source: String, destination: String) throws -> VerificationResult {
         let models = mappingModels.filter { $0.sourceVersion == step.from && $0.destinationVersion == step.to }
         let verifier = try IntegrityVerifier(
             source: try history.requireVersion(step.from), destination: try history.requireVersion(step.to),
-            through: try step.through.map { name throws(ModelError) in try history.requireVersion(name) },
             mappingModels: step.kind == .heavyweight ? models : [])
         return try verifier.verify(sourceStoreAt: source, destinationStoreAt: destination)
     }
@@ -40,12 +39,12 @@ struct ScenarioSetup {
 
 extension Scenario {
     /// Checks everything the scenario names, without running it: the model loads and has the chain's
-    /// versions, the mapping files load and fit their versions, the dataset fits the first version, and a plan
-    /// exists for every path the scenario compares.
+    /// versions, the mapping files load and fit their versions, the dataset fits the first version at every size
+    /// in `sizes` (default: the quick and full ones), and a plan exists for every path the scenario compares.
     ///
     /// - Returns: the plan of each path.
     /// - Throws: the first problem, naming its file.
-    public func check() throws -> [MigrationPath: MigrationPlan] {
+    public func check(sizes: [Int]? = nil) throws -> [MigrationPath: MigrationPlan] {
         let setup = try ScenarioSetup(scenario: self)
         for version in chain where setup.history.version(named: version) == nil {
             throw ScenarioError(
@@ -54,8 +53,10 @@ extension Scenario {
                     + setup.history.versions.map(\.name).joined(separator: ", ") + ")")
         }
         if store == nil {
-            _ = try StoreGenerator(
-                version: try setup.history.requireVersion(chain[0]), dataset: setup.dataset, size: quickSizes[0])
+            for size in Set(sizes ?? quickSizes + fullSizes).sorted() {
+                _ = try StoreGenerator(
+                    version: try setup.history.requireVersion(chain[0]), dataset: setup.dataset, size: size)
+            }
         }
         var plans: [MigrationPath: MigrationPlan] = [:]
         for path in modes.path {

@@ -159,3 +159,34 @@ extension Relationship {
         return copy
     }
 }
+
+/// Expressions past the documented length and depth are refused with a syntax error instead of overflowing the
+/// stack while they are parsed, compiled or evaluated (3,000 terms and deep parentheses used to crash).
+struct ExpressionLimitTests {
+    static let hostile: [(label: String, text: String)] = [
+        ("3,000 terms", Array(repeating: "$source.age", count: 3_000).joined(separator: " + ")),
+        ("10,000 parentheses", String(repeating: "(", count: 10_000) + "1" + String(repeating: ")", count: 10_000)),
+        ("5,000 negations", String(repeating: "-", count: 5_000) + "1"),
+        ("101 nested calls", String(repeating: "abs(", count: 101) + "1" + String(repeating: ")", count: 101)),
+        ("20,000 characters", "'" + String(repeating: "a", count: 20_000) + "'"),
+    ]
+
+    @Test(arguments: hostile)
+    func isRefusedWithoutCrashing(label: String, text: String) {
+        #expect {
+            _ = try Library.compile(text, purpose: .attribute(.integer64))
+        } throws: { error in
+            guard let error = error as? MappingError, error.code == .syntaxError else { return false }
+            return error.message.contains("limit") || error.message.contains("nests deeper")
+        }
+    }
+
+    @Test func expressionsWithinTheLimitsStillCompileAndRun() throws {
+        let terms = Array(repeating: "$source.age", count: 50).joined(separator: " + ")
+        let nested = String(repeating: "(", count: 60) + "$source.age" + String(repeating: ")", count: 60)
+        for text in [terms, nested] {
+            let expression = try Library.compile(text, purpose: .attribute(.integer64))
+            _ = try expression.evaluate(in: StubContext())
+        }
+    }
+}

@@ -109,7 +109,7 @@ final class TwinPolicy: EntityMigrationPolicy {
         let first = try session.createDestinationInstance(for: source, mapping: mapping)
         let second = try session.createDestinationInstance(entity: mapping.destinationEntity!)
         try session.setValue(.string("twin"), forKey: "name", of: second)
-        session.associate(source: source, destination: second, mapping: mapping)
+        try session.associate(source: source, destination: second, mapping: mapping)
         let found = session.destinationInstances(forEntityMapping: mapping.name, sourceInstances: [source])
         let back = session.sourceInstances(forEntityMapping: mapping.name, destinationInstances: [second])
         guard found == [first, second], back == [source] else {

@@ -155,13 +155,46 @@ struct MigrationPlanningTests {
     }
 
     @Test func aStepWithoutMappingThatCannotBeInferredIsAnError() throws {
-        let migrator = try StoreMigrator(history: ThreeVersions.history())
+        var book = try ThreeVersions.v2().entity(named: "Book")!
+        book.attributes[1] = Attribute(name: "pages", type: .string, isOptional: true)
+        let v3 = try ModelVersion(name: "V3", entities: [Library.author, book])
+        let migrator = try StoreMigrator(
+            history: try ModelHistory(versions: [Library.v1(), ThreeVersions.v2(), v3]))
         #expect {
             try migrator.plan(from: "V1", to: "V3")
         } throws: { error in
             (error as? MigrationError)?.code == .plan
                 && "\(error)".contains("step V2 → V3 has no mapping model, and its mapping cannot be inferred")
-                && "\(error)".contains("label")
+                && "\(error)".contains("entity 'Book', property 'pages'")
+                && "\(error)".contains("Source and destination attribute types are incompatible")
+        }
+    }
+
+    /// A new required attribute without a default: lightweight and flagged, an empty store migrates, and a
+    /// store with objects fails as Core Data's 134110 does, left byte for byte as it was.
+    @Test func aNewRequiredAttributeWithoutDefaultFailsOnTheFirstObjectOnly() throws {
+        let migrator = try StoreMigrator(history: ThreeVersions.history())
+        let plan = try migrator.plan(from: "V2", to: "V3")
+        #expect(plan.steps.map(\.kind) == [.lightweight])
+        #expect(plan.steps[0].changes.contains { $0.change == .needsValue && $0.property == "label" })
+        try withTemporaryFolder { folder in
+            let store = try Library.makeStore(in: folder, size: 20)
+            let before = try Data(contentsOf: URL(fileURLWithPath: store))
+            #expect {
+                try migrator.migrateStore(at: store)
+            } throws: { error in
+                (error as? MigrationError)?.code == .validation
+                    && "\(error)".contains(
+                        "Validation error missing attribute values on mandatory destination attribute "
+                            + "(entity=Book, attribute=label)")
+            }
+            #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+            #expect(try ThreeVersions.leftovers(in: folder).isEmpty)
+
+            let empty = folder.appendingPathComponent("empty.sqlite").path
+            _ = try StoreGenerator(version: try Library.v1(), dataset: Dataset(seed: 1, objects: [:]), size: 0)
+                .generate(at: empty)
+            #expect(try migrator.migrateStore(at: empty).steps.count == 2)
         }
     }
 

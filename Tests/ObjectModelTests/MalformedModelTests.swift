@@ -241,6 +241,11 @@ let brokenModels: [BrokenModel] = [
         label: "JSON syntax error",
         files: ["m.json": "{\"name\": \"V1\",\n \"entities\": [\n {\"name\": \"Book\",, }]}"],
         load: "m.json", code: .malformedFile, mentions: ["m.json:3:", "not valid YAML"]),
+    BrokenModel(
+        label: "processing instruction without data (crashed XMLParser)",
+        files: ["M.xcdatamodeld/V1.xcdatamodel/contents": contents("<!-- <?skipped?> -->\n<?junk?>\n" + bookAndAuthor)],
+        load: "M.xcdatamodeld", code: .malformedFile,
+        mentions: ["M.xcdatamodeld/V1.xcdatamodel/contents:4:", "processing instruction without data"]),
 ]
 
 @Suite struct MalformedModelTests {

@@ -118,4 +118,17 @@ struct SeededGenerator: RandomNumberGenerator {
             #expect(variant.versionHashes["Post"] != version.versionHashes["Post"])
         }
     }
+
+    /// Versions that differ only in what the hashes leave out (here a renaming identifier) match the same
+    /// stores: such a store is placed at the oldest of them (lightweight.md, (g)).
+    @Test func aStoreMatchingSeveralVersionsIsPlacedAtTheOldest() throws {
+        let post = Entity(name: "Post", attributes: [Attribute(name: "title", type: .string)])
+        var renamed = post
+        renamed.attributes[0].renamingIdentifier = "heading"
+        let v1 = try ModelVersion(name: "V1", entities: [post])
+        let v2 = try ModelVersion(name: "V2", entities: [renamed])
+        let history = try ModelHistory(versions: [v1, v2])
+        #expect(v1.versionHashes == v2.versionHashes)
+        #expect(history.version(matching: v2.versionHashes)?.name == "V1")
+    }
 }

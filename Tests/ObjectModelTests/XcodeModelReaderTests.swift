@@ -155,7 +155,8 @@ import Testing
             #expect(item.userInfo == ["owner": "me"])
             #expect(item.uniquenessConstraints == [["count", "kept"]])
             #expect(item.indexes.map(\.properties) == [["count"], ["count", "created"]])
-            #expect(item.indexes.first?.name == "byCount")
+            #expect(
+                item.indexes.map(\.name) == ["byCount", "count_created"], "a compound index is named by its properties")
             #expect(item.attributes.map(\.name) == ["created", "cache", "blob", "count", "kept"])
             #expect(item.attributes[0].defaultValue == .date(86400) && !item.attributes[0].isOptional)
             #expect(item.attributes[1].type == .undefined && item.attributes[1].isTransient)

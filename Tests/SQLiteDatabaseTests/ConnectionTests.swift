@@ -27,6 +27,16 @@ import Testing
         }
     }
 
+    /// SQLite's double-quoted-string fallback is off: a quoted column that the table lacks is an error, not
+    /// the column's name as a string in every row.
+    @Test func aMissingQuotedColumnIsAnErrorNotItsName() throws {
+        let connection = try Connection(path: ":memory:")
+        try connection.execute(#"CREATE TABLE "T"("x" INTEGER); INSERT INTO "T" VALUES (1);"#)
+        let error = #expect(throws: SQLiteError.self) { try connection.scalar(#"SELECT "ZMISSING" FROM "T""#) }
+        #expect(error?.message.contains("no such column") == true)
+        #expect(throws: SQLiteError.self) { try connection.execute(#"CREATE INDEX "I" ON "T"("ZMISSING")"#) }
+    }
+
     @Test func temporaryFolderIsRemovedOnThrow() throws {
         var folder: URL?
         #expect(throws: ExpectedFailure.self) {

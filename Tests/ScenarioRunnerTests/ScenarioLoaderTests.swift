@@ -76,7 +76,16 @@ struct ScenarioLoaderTests {
         ),
         (
             "name: x\nmodel: m.yaml\nchain: [V1, V2]\nsizes: { quick: [fast], full: [2] }\n",
-            ":4: 'sizes.quick' must list positive whole numbers, not 'fast'"
+            ":4: 'sizes.quick' must list whole numbers from 1 to 100000000, not 'fast'"
+        ),
+        (
+            "name: x\nmodel: m.yaml\nchain: [V1, V2]\nsizes: { quick: [1], full: [1000000000000000] }\n",
+            ":4: 'sizes.full' must list whole numbers from 1 to 100000000, not '1000000000000000'"
+        ),
+        (
+            "name: x\nmodel: m.yaml\nchain: [V1, V2]\nsizes: { quick: [1], full: [2] }\n"
+                + "repetitions: { quick: 1, full: 1000000000000 }\n",
+            ":5: 'repetitions' must be from 1 to 100"
         ),
         (
             "name: x\nmodel: m.yaml\nchain: [V1, V2]\nsizes: { quick: [1], full: [2] }\nmodes: { storage: [disk] }\n",

@@ -1,3 +1,5 @@
+import ObjectModel
+
 /// The parsed form of an expression, before type checking.
 indirect enum ExpressionSyntax {
     case literal(ExpressionValue, column: Int)
@@ -22,6 +24,25 @@ indirect enum ExpressionSyntax {
         }
     }
 
+    /// The depth of the tree (a leaf is 1), measured without recursion, so that a deep tree cannot overflow the
+    /// stack while it is measured.
+    var depth: Int {
+        var deepest = 0
+        var pending: [(ExpressionSyntax, Int)] = [(self, 1)]
+        while let (node, depth) = pending.popLast() {
+            deepest = max(deepest, depth)
+            switch node {
+            case .literal, .variable: break
+            case .member(let base, _, _), .unary(_, let base, _): pending.append((base, depth + 1))
+            case .binary(_, let left, let right, _): pending += [(left, depth + 1), (right, depth + 1)]
+            case .conditional(let condition, let then, let otherwise, _):
+                pending += [(condition, depth + 1), (then, depth + 1), (otherwise, depth + 1)]
+            case .call(_, let arguments, _): pending += arguments.map { ($0, depth + 1) }
+            }
+        }
+        return deepest
+    }
+
     /// The column where the node's text starts.
     var start: Int {
         switch self {
@@ -35,12 +56,22 @@ indirect enum ExpressionSyntax {
 
 /// A recursive-descent parser of the expression language. Precedence, lowest first: `?:`, `||`, `&&`,
 /// comparisons, `+ -`, `* / %`, unary `- !`, member access `.key`.
+///
+/// Text longer than ``InputLimits/expressionLength`` and trees deeper than ``InputLimits/expressionDepth`` are
+/// refused, so that neither parsing nor compiling nor evaluating (all recursive) can overflow the stack.
 struct ExpressionParser {
     private let tokens: [ExpressionToken]
     private var position = 0
+    /// How deeply the parser has recursed into parentheses, arguments, branches and unary operators.
+    private var nesting = 0
 
     /// Parses `text` into a syntax tree.
     static func parse(_ text: String) throws(MappingError) -> ExpressionSyntax {
+        guard text.count <= InputLimits.expressionLength else {
+            throw MappingError(
+                .syntaxError,
+                "the expression has \(text.count) characters; the limit is \(InputLimits.expressionLength)", column: 1)
+        }
         var parser = ExpressionParser(tokens: try ExpressionLexer.tokens(of: text))
         guard parser.current.kind != .end else {
             throw MappingError(.syntaxError, "the expression is empty", column: 1)
@@ -48,6 +79,10 @@ struct ExpressionParser {
         let syntax = try parser.conditional()
         guard parser.current.kind == .end else {
             throw parser.unexpected("an operator or the end of the expression")
+        }
+        guard syntax.depth <= InputLimits.expressionDepth else {
+            throw MappingError(
+                .syntaxError, "the expression nests deeper than \(InputLimits.expressionDepth) levels", column: 1)
         }
         return syntax
     }
@@ -87,7 +122,19 @@ struct ExpressionParser {
         MappingError(.syntaxError, "expected \(expected), found \(current.text)", column: current.column)
     }
 
+    /// Counts one more level of recursion, refusing the expression past the limit.
+    private mutating func enter() throws(MappingError) {
+        nesting += 1
+        guard nesting <= InputLimits.expressionDepth else {
+            throw MappingError(
+                .syntaxError, "the expression nests deeper than \(InputLimits.expressionDepth) levels",
+                column: current.column)
+        }
+    }
+
     private mutating func conditional() throws(MappingError) -> ExpressionSyntax {
+        try enter()
+        defer { nesting -= 1 }
         let condition = try or()
         guard let (_, column) = take(["?"]) else { return condition }
         let then = try conditional()
@@ -139,6 +186,8 @@ struct ExpressionParser {
 
     private mutating func unary() throws(MappingError) -> ExpressionSyntax {
         if let (symbol, column) = take(["-", "!"], words: ["NOT"]) {
+            try enter()
+            defer { nesting -= 1 }
             return .unary(symbol == "-" ? "-" : "!", try unary(), column: column)
         }
         return try postfix()

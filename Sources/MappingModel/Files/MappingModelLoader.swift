@@ -164,10 +164,9 @@ public enum MappingModelLoader {
     /// The UTF-8 text of the file at `path`.
     static func readText(path: String) throws(MappingError) -> String {
         do {
-            return try String(contentsOfFile: path, encoding: .utf8)
+            return try InputLimits.readText(path)
         } catch {
-            throw MappingError(
-                .unreadableFile, "cannot read the file as UTF-8 text (\(error.localizedDescription))", file: path)
+            throw MappingError(.unreadableFile, error.message, file: path)
         }
     }
 

@@ -41,7 +41,9 @@ struct GenerateCommand: ParsableCommand {
     var json = false
 
     func validate() throws {
-        guard size >= 0 else { throw ValidationError("--size must be 0 or more") }
+        guard (0...InputLimits.size).contains(size) else {
+            throw ValidationError("--size must be from 0 to \(InputLimits.size)")
+        }
     }
 
     func run() throws {

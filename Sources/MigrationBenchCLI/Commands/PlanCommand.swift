@@ -9,8 +9,11 @@ struct PlanCommand: ParsableCommand {
         discussion: """
             The store's version is detected from the hashes in its metadata. Each step is lightweight (inferred, \
             run as SQL inside the store) or heavyweight (run with the mapping model given for it). A store \
-            already at the target needs no step. JSON: {"from": "V1", "to": "V3", "steps": [{"from": "V1", \
-            "to": "V2", "kind": "lightweight"}, …]}.
+            already at the target needs no step. A lightweight step lists its changes as Core Data's inferred \
+            mapping makes them: a required value existing objects may lack (needsValue: the step fails on the \
+            first such object) and data Core Data drops without an error (dataLoss) are warnings. JSON: \
+            {"from": "V1", "to": "V3", "steps": [{"from": "V1", "to": "V2", "kind": "lightweight", "changes": \
+            [{"entity": "Book", "property": "title", "change": "renamed", "detail": "from 'name'"}, …]}, …]}.
             """)
 
     @OptionGroup var options: ChainOptions
@@ -22,7 +25,7 @@ struct PlanCommand: ParsableCommand {
         try reportingInputErrors {
             let plan = try options.migrator().requiredMigrations(forStoreAt: options.store, to: options.to)
             if json {
-                try printJSON(PlanJSON(from: plan.from, to: plan.to, steps: plan.steps.map(\.summary)))
+                try printJSON(PlanJSON(from: plan.from, to: plan.to, steps: plan.steps.map(StepJSON.init)))
                 return
             }
             guard !plan.isEmpty else {
@@ -34,6 +37,10 @@ struct PlanCommand: ParsableCommand {
                 let passes = step.kind == .heavyweight ? ", \(step.mappingModels.count) pass(es)" : ""
                 let through = step.through.isEmpty ? "" : " through \(step.through.joined(separator: ", "))"
                 print("  \(index + 1). \(step.name)\(through): \(step.kind.rawValue)\(passes)")
+                for change in step.changes {
+                    let warning = [.needsValue, .dataLoss].contains(change.change) ? "warning: " : ""
+                    print("       \(warning)\(change)")
+                }
             }
         }
     }
@@ -41,6 +48,22 @@ struct PlanCommand: ParsableCommand {
     private struct PlanJSON: Encodable {
         let from: String
         let to: String
-        let steps: [MigrationStepPlan.Summary]
+        let steps: [StepJSON]
+    }
+
+    private struct StepJSON: Encodable {
+        let from: String
+        let to: String
+        let kind: MigrationStepPlan.Kind
+        let through: [String]?
+        let changes: [LightweightChange]?
+
+        init(_ step: MigrationStepPlan) {
+            from = step.from
+            to = step.to
+            kind = step.kind
+            through = step.through.isEmpty ? nil : step.through
+            changes = step.kind == .lightweight ? step.changes : nil
+        }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MigrationEngine
+import ObjectModel
 import ReportModel
 import Reporting
 import ScenarioRunner
@@ -56,12 +57,16 @@ struct RunCommand: ParsableCommand {
     }
 
     static func sizes(_ text: String) throws -> [Int] {
-        try text.split(separator: ",").map { part in
+        let sizes = try text.split(separator: ",").map { part in
             guard let size = Int(part.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "_", with: "")),
-                size > 0
-            else { throw InputError("--sizes: '\(part)' is not a positive whole number") }
+                (1...InputLimits.size).contains(size)
+            else { throw InputError("--sizes: '\(part)' is not a whole number from 1 to \(InputLimits.size)") }
             return size
         }
+        guard sizes.count <= InputLimits.sizesPerList else {
+            throw InputError("--sizes: \(sizes.count) sizes; the limit is \(InputLimits.sizesPerList)")
+        }
+        return sizes
     }
 
     static func filter(_ options: inout RunOptions, _ text: String) throws {
@@ -87,6 +92,10 @@ struct ReportRun {
     let baseline: String?
 
     func run(scenarios: [Scenario], options: RunOptions, command: [String]) throws -> Report {
+        // Bad input is exit 1 before any child starts, not a crashed cell (exit 2) once they have.
+        for scenario in scenarios {
+            _ = try scenario.check(sizes: options.sizes ?? scenario.sizes(quick: options.quick))
+        }
         let baselineReport = try baseline.map(Self.readReport)
         let started = Date()
         let runID = Self.runID(started)
@@ -121,8 +130,14 @@ struct ReportRun {
     }
 
     static func readReport(_ path: String) throws -> Report {
+        let data: Data
         do {
-            return try ReportJSON.decode(from: try Data(contentsOf: URL(fileURLWithPath: path)))
+            data = try InputLimits.read(path)
+        } catch {
+            throw InputError("\(path): \(error.message)")
+        }
+        do {
+            return try ReportJSON.decode(from: data)
         } catch {
             throw InputError("\(path): not a report this version can read: \(error)")
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MigrationEngine
+import ObjectModel
 import ReportModel
 import Reporting
 import ScenarioRunner
@@ -126,11 +127,17 @@ struct ProfileCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The reports folder.", valueName: "dir"))
     var out = "Reports"
 
+    func validate() throws {
+        guard (1...InputLimits.repetitions).contains(repetitions) else {
+            throw ValidationError("--repetitions must be from 1 to \(InputLimits.repetitions)")
+        }
+    }
+
     func run() throws {
         var exitCode: Int32 = 0
         try reportingInputErrors {
             let migrator = try options.migrator()
-            let plan = try migrator.requiredMigrations(forStoreAt: options.store, to: options.to)
+            let plan = try Self.plan(of: options.store, migrator: migrator, to: options.to)
             guard !plan.isEmpty else {
                 throw InputError("\(options.store) is already at \(plan.from): nothing to profile")
             }
@@ -166,5 +173,24 @@ struct ProfileCommand: ParsableCommand {
             exitCode = Int32(report.verdict.exitCode)
         }
         if exitCode != 0 { throw ExitCode(exitCode) }
+    }
+
+    /// The plan for `store`, read from a copy (with its `-wal`) in a scratch folder: opening even read-only
+    /// where it is would leave `-wal` and `-shm` files beside the user's store.
+    static func plan(of store: String, migrator: StoreMigrator, to target: String?) throws -> MigrationPlan {
+        let manager = FileManager.default
+        guard manager.fileExists(atPath: store) else { throw InputError("\(store): no such store") }
+        let scratch = manager.temporaryDirectory.appendingPathComponent("mb-profile-\(UUID().uuidString)").path
+        try manager.createDirectory(atPath: scratch, withIntermediateDirectories: true)
+        defer { try? manager.removeItem(atPath: scratch) }
+        let copy = "\(scratch)/\((store as NSString).lastPathComponent)"
+        for suffix in ["", "-wal"] where manager.fileExists(atPath: store + suffix) {
+            try manager.copyItem(atPath: store + suffix, toPath: copy + suffix)
+        }
+        do {
+            return try migrator.requiredMigrations(forStoreAt: copy, to: target)
+        } catch {
+            throw InputError("\(error)".replacingOccurrences(of: copy, with: store))
+        }
     }
 }

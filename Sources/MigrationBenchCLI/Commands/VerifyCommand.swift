@@ -51,15 +51,8 @@ struct VerifyCommand: ParsableCommand {
             heap.resetThreadPeak()
             let clock = ContinuousClock()
             let start = clock.now
-            // Without a mapping, renames are followed through the model's versions between the two stores'.
-            let between = history.index(of: sourceVersion.name).flatMap { from in
-                history.index(of: destinationVersion.name).map { to in
-                    from + 1 < to ? Array(history.versions[(from + 1)..<to]) : []
-                }
-            }
             let verifier = try IntegrityVerifier(
-                source: sourceVersion, destination: destinationVersion, through: between ?? [],
-                mappingModels: mappings)
+                source: sourceVersion, destination: destinationVersion, mappingModels: mappings)
             let verdict = try verifier.verify(sourceStoreAt: source, destinationStoreAt: destination)
             let seconds = (clock.now - start).seconds
             let peak = heap.threadPeakBytes()
@@ -87,13 +80,18 @@ struct VerifyCommand: ParsableCommand {
         if result?.passed == false { throw ExitCode(2) }
     }
 
-    /// The destination's version: the one its hashes match, else the one its metadata names, else the mapping's.
+    /// The destination's version: the one its hashes match, else the one its metadata names, else the mapping's,
+    /// else the model's current one (where `migrate` goes by default). A destination without usable metadata is
+    /// then checked against that version, and its metadata is an integrity failure (exit 2), not an input error.
     private func destinationVersion(in history: ModelHistory, mappings: [MappingModel]) throws -> ModelVersion {
+        guard FileManager.default.fileExists(atPath: destination) else {
+            throw InputError("\(destination): no such store")
+        }
         let metadata = try? Store.metadata(at: destination)
         if let metadata, let version = history.version(matching: metadata.versionHashes) { return version }
         let named = metadata?.modelVersionName ?? mappings.last?.destinationVersion
         if let named, let version = history.version(named: named) { return version }
-        throw InputError("\(destination): the store matches no version of the model")
+        return history.currentVersion
     }
 }
 

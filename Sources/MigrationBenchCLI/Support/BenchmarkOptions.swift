@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import ObjectModel
 
 /// The options every benchmark command shares, and the scratch folder and JSON file they use.
 struct BenchmarkOptions: ParsableArguments {
@@ -21,8 +22,13 @@ struct BenchmarkOptions: ParsableArguments {
     var gate = false
 
     func validate() throws {
-        guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1") }
-        guard sizes.allSatisfy({ $0 > 0 }) else { throw ValidationError("--sizes must be positive") }
+        guard (1...InputLimits.repetitions).contains(repetitions) else {
+            throw ValidationError("--repetitions must be from 1 to \(InputLimits.repetitions)")
+        }
+        guard sizes.allSatisfy({ (1...InputLimits.size).contains($0) }), sizes.count <= InputLimits.sizesPerList else {
+            throw ValidationError(
+                "--sizes must be \(InputLimits.sizesPerList) sizes at most, each from 1 to \(InputLimits.size)")
+        }
     }
 
     /// The sizes to measure, smallest first.

@@ -17,9 +17,22 @@ func reportingInputErrors(_ body: () throws -> Void) throws {
     } catch let exit as ExitCode {
         throw exit
     } catch {
-        printError("error: \(error)")
+        printError("error: \(oneLine("\(error)"))")
         throw ExitCode(1)
     }
+}
+
+/// The longest error line, in characters: a message that quotes a huge name or a framework's whole error
+/// description is cut here.
+let errorLineLimit = 300
+
+/// `message` on one line (line breaks become spaces) and cut to fit, with `error: ` in front, in
+/// ``errorLineLimit`` characters; a cut ends with `…`.
+func oneLine(_ message: String) -> String {
+    let flat = message.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+        .joined(separator: " ")
+    let room = errorLineLimit - "error: ".count
+    return flat.count <= room ? flat : String(flat.prefix(room - 1)) + "…"
 }
 
 /// Writes a line to standard error.

@@ -14,12 +14,15 @@ public struct MigrationStepPlan: Sendable, Hashable {
     public let from: String
     /// The version the step ends at.
     public let to: String
-    /// Versions a direct step skips over, oldest first; their renaming identifiers are followed.
+    /// Versions a direct step skips over, oldest first. Inference does not look at them: Core Data pairs
+    /// the two ends by shared renaming identifiers.
     public let through: [String]
     /// How the step runs.
     public let kind: Kind
     /// The passes of a heavyweight step, in order; the inferred mapping model of a lightweight one.
     public let mappingModels: [MappingModel]
+    /// What a lightweight step changes, data loss included; empty for a heavyweight step.
+    public var changes: [LightweightChange] = []
 
     /// `V1 → V2`.
     public var name: String { "\(from) → \(to)" }
@@ -42,8 +45,9 @@ public struct MigrationPlan: Sendable, Hashable {
 public enum MigrationPath: String, Sendable, Hashable, CaseIterable, Codable {
     /// One step per link of the chain: `V1 → V2 → V3`.
     case chained
-    /// One step from the store's version straight to the target, inferred through the versions between (or
-    /// run with a mapping model written for that pair); falls back to `chained` for links that need one.
+    /// One step from the store's version straight to the target, inferred between the two as Core Data
+    /// does (or run with a mapping model written for that pair); falls back to `chained` for links that
+    /// need one.
     case direct
 }
 

@@ -75,6 +75,14 @@ public struct StoreMigrator: Sendable {
                 throw MigrationError(
                     .plan, "mapping model '\(model.name)'\(file) names version '\(version)', which the model lacks")
             }
+            // A mapping that fits no step (backwards, from a version to itself, or skipping versions) would
+            // never run, and the step it was meant for would be inferred instead: refuse it.
+            guard self.chain.successors[from] == to else {
+                throw MigrationError(
+                    .plan,
+                    "mapping model '\(model.name)'\(file) migrates \(from) → \(to), which is not a step of the chain "
+                        + "(\(self.chain.versions.joined(separator: ", ")))")
+            }
         }
         for stage in stages where self.chain.successors[stage.from] != stage.to {
             throw MigrationError(
@@ -125,8 +133,10 @@ public struct StoreMigrator: Sendable {
             return MigrationStepPlan(from: from, to: to, through: [], kind: .heavyweight, mappingModels: split)
         }
         do {
-            let inferred = try MappingInference.infer(from: try version(from), to: try version(to))
-            return MigrationStepPlan(from: from, to: to, through: [], kind: .lightweight, mappingModels: [inferred])
+            let inferred = try MappingInference.plan(from: try version(from), to: try version(to))
+            return MigrationStepPlan(
+                from: from, to: to, through: [], kind: .lightweight, mappingModels: [inferred.mappingModel],
+                changes: inferred.changes)
         } catch let error as InferenceError {
             throw MigrationError(
                 .plan, "step \(from) → \(to) has no mapping model, and its mapping cannot be inferred: \(error)")
@@ -135,8 +145,9 @@ public struct StoreMigrator: Sendable {
         }
     }
 
-    /// Merges runs of lightweight links without stage handlers into single steps inferred through the
-    /// versions between; a run whose composite mapping cannot be inferred stays as it was.
+    /// Merges runs of lightweight links without stage handlers into single steps inferred from the first
+    /// version to the last, as Core Data infers a store's version straight to the model's; a run whose
+    /// composite mapping cannot be inferred stays as it was.
     private func direct(_ links: [MigrationStepPlan]) -> [MigrationStepPlan] {
         var steps: [MigrationStepPlan] = []
         var run: [MigrationStepPlan] = []
@@ -144,9 +155,7 @@ public struct StoreMigrator: Sendable {
             defer { run = [] }
             guard run.count > 1, let first = run.first, let last = run.last,
                 let source = history.version(named: first.from), let destination = history.version(named: last.to),
-                let inferred = try? MappingInference.infer(
-                    from: source, to: destination,
-                    through: run.dropFirst().compactMap { history.version(named: $0.from) })
+                let inferred = try? MappingInference.plan(from: source, to: destination)
             else {
                 steps += run
                 return
@@ -154,7 +163,7 @@ public struct StoreMigrator: Sendable {
             steps.append(
                 MigrationStepPlan(
                     from: first.from, to: last.to, through: run.dropFirst().map(\.from), kind: .lightweight,
-                    mappingModels: [inferred]))
+                    mappingModels: [inferred.mappingModel], changes: inferred.changes))
         }
         for link in links {
             if link.kind == .lightweight && stage(for: link) == nil {
@@ -297,9 +306,7 @@ public struct StoreMigrator: Sendable {
         let passes: Int
         switch step.kind {
         case .lightweight:
-            let lightweight = try MappingInference.plan(
-                from: source, to: destination,
-                through: try step.through.map { name throws(MigrationError) in try version(name) })
+            let lightweight = try MappingInference.plan(from: source, to: destination)
             _ = try InPlaceMigration(plan: lightweight).run(
                 storeAt: working.current,
                 progress: { done, total in overall.step(index, fraction: total > 0 ? Double(done) / Double(total) : 1)

@@ -1,21 +1,23 @@
-/// Why a lightweight (inferred) mapping cannot be made between two model versions.
+/// Why a lightweight (inferred) mapping cannot be made between two model versions: Core Data's
+/// `NSInferredMappingModelError` (134190).
 ///
 /// Lists every problem, not just the first, each naming the entity, the property and the rule it breaks.
 public struct InferenceError: Error, Sendable, CustomStringConvertible {
     /// A lightweight-migration rule.
     public enum Rule: String, Sendable, Hashable {
-        /// An attribute's type changed.
+        /// An attribute's type changed between incompatible types (Core Data: "Source and destination
+        /// attribute types are incompatible").
         case typeChange = "type change"
-        /// A required property was added, or made required, without a default value to fill it.
-        case requiredWithoutDefault = "required without default"
-        /// A to-many relationship became to-one.
+        /// A to-many relationship became to-one ("Can not map from a to-many to a to-one relationship").
         case toManyToToOne = "to-many to to-one"
-        /// Entities of several source inheritance trees end up in one destination tree.
+        /// Binary data kept outside the store would have to move into it ("Unable to use inferred mapping to
+        /// move external reference into store").
+        case externalIntoStore = "external data into store"
+        /// Two entities of one version, or two properties of one entity, share a renaming identifier.
+        case duplicateRenamingIdentifier = "duplicate renaming identifier"
+        /// Entities of several source inheritance trees end up in one destination tree (Apple's rule for
+        /// lightweight migration).
         case mergedHierarchies = "merged hierarchies"
-        /// A relationship now points at an entity that does not correspond to its old destination.
-        case destinationChange = "destination change"
-        /// Two destination entities or properties claim the same source one.
-        case ambiguousRename = "ambiguous rename"
     }
 
     /// One reason the mapping cannot be inferred.
@@ -29,7 +31,7 @@ public struct InferenceError: Error, Sendable, CustomStringConvertible {
         /// What changed, in words.
         public let detail: String
 
-        /// `entity 'Post', property 'title': type change: String → Integer 32`.
+        /// `entity 'Post', property 'title': type change: Source and destination attribute types are incompatible: …`.
         public var description: String {
             let subject = property.map { "entity '\(entity)', property '\($0)'" } ?? "entity '\(entity)'"
             return "\(subject): \(rule.rawValue): \(detail)"

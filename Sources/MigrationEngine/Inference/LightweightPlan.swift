@@ -12,8 +12,10 @@ public struct LightweightPlan: Sendable {
         /// The source entity its objects come from.
         public let source: String
         /// Destination attribute → source attribute; nil for an added attribute (filled with its default).
+        /// A source attribute of another (numeric or Boolean) type is converted.
         public let attributes: [String: String?]
-        /// Destination relationship → source relationship; nil for an added one (left empty).
+        /// Destination relationship → source relationship; nil for an added one, or one whose old objects have
+        /// no counterpart it can hold (left empty).
         public let relationships: [String: String?]
     }
 
@@ -27,6 +29,9 @@ public struct LightweightPlan: Sendable {
     public let addedEntities: [String]
     /// Concrete source entities without a destination: their objects are dropped.
     public let removedEntities: [String]
+    /// Every change the step makes, entity by entity; ``LightweightChange/Kind/needsValue`` ones are checked
+    /// when the step runs, ``LightweightChange/Kind/dataLoss`` ones are what Core Data drops without an error.
+    public let changes: [LightweightChange]
     /// The same correspondence as a mapping model, as Core Data's inferred mapping model would hold it.
     public let mappingModel: MappingModel
 

@@ -9,8 +9,9 @@ import SQLiteDatabase
 /// row. Other tables are rebuilt: new tables are filled with `INSERT … SELECT` from the old ones, which are
 /// then dropped and the new ones renamed; primary keys are kept, so foreign keys and join rows stay valid
 /// without any lookup. Every `INSERT … SELECT` runs in primary-key ranges of about 50,000 rows, so progress is
-/// real (rows done of rows in all) — where Core Data reports none. Either the whole step commits, or nothing
-/// changes.
+/// real (rows done of rows in all) — where Core Data reports none. Numeric and Boolean type changes are
+/// converted, and required values existing objects may lack are checked before the step commits, as Core
+/// Data does (`InPlaceMigration+Values.swift`). Either the whole step commits, or nothing changes.
 public struct InPlaceMigration: Sendable {
     /// The correspondence the step follows.
     public let plan: LightweightPlan
@@ -43,7 +44,9 @@ public struct InPlaceMigration: Sendable {
         let store = try Store.open(at: path, version: plan.source)
         let connection = store.connection
         let source = store.layout
+        // A reflexive join table keeps the side the store names it from (store-layout.md X1).
         let destination = try StoreLayout(version: plan.destination)
+            .resolving(existingTables: Set(source.joinTables.map(\.name)))
         let alterations = alteredTables(source: source, destination: destination)
         let kept = Set(alterations.keys).union(unchangedJoinTables(source: source, destination: destination))
         let copies = try copyStatements(source: source, destination: destination, connection: connection, keeping: kept)
@@ -84,6 +87,7 @@ public struct InPlaceMigration: Sendable {
             where !kept.contains(table) {
                 try connection.execute("ALTER TABLE \(quoted(Self.newTablePrefix + table)) RENAME TO \(quoted(table))")
             }
+            try checkRequiredValues(layout: destination, connection: connection)
             // Kept tables still have their indexes; the statements say IF NOT EXISTS.
             for statement in destination.indexStatements() { try connection.execute(statement) }
             try Store.rewriteBookkeeping(connection: connection, layout: destination, uuid: store.metadata.uuid)
@@ -106,70 +110,68 @@ public struct InPlaceMigration: Sendable {
     /// Destination entity tables that need no copy, with the `ALTER TABLE` statements that turn the source
     /// table into them (none when it is unchanged).
     ///
-    /// That is the case when the table keeps its name, entities and entity numbers, its columns are the
-    /// source's columns in the same order — renamed at most, each holding its counterpart's values — and any
-    /// new columns come last and start with their default value. `RENAME COLUMN` and `ADD COLUMN … DEFAULT`
-    /// only change the schema, so such a step costs the same for ten rows or ten million.
+    /// That is the case when the table keeps its name, entities and entity numbers, each source column is
+    /// kept — renamed at most, holding its counterpart's values — and the new columns start with their
+    /// default value. New columns are appended, as Core Data appends them (store-layout.md H1): columns are
+    /// found by name, never by position. `RENAME COLUMN` and `ADD COLUMN … DEFAULT` only change the schema,
+    /// so such a step costs the same for ten rows or ten million.
     func alteredTables(source: StoreLayout, destination: StoreLayout) -> [String: [String]] {
         var result: [String: [String]] = [:]
         for table in destination.entityTables {
             guard let old = source.entityTables.first(where: { $0.name == table.name }), old.entities == table.entities,
-                table.columns.count >= old.columns.count,
                 table.entities.allSatisfy({ source.entityNumbers[$0] == destination.entityNumbers[$0] }),
                 // Rows of an entity that is gone (or now abstract) must not stay behind.
                 !old.entities.contains(where: { plan.removedEntities.contains($0) })
             else { continue }
-            var statements: [String] = []
-            var fits = true
-            for (index, column) in table.columns.enumerated() {
-                guard let counterpart = sourceProperty(of: column, in: table) else {
-                    fits = false
-                    break
-                }
-                let holders = table.entities.filter { plan.destination.entity($0, isKindOf: column.entity) }
-                let needsValues = holders.contains { holder in
-                    column.kind == .foreignKey
-                        ? inverseFill(column.property, of: holder, sourceTable: old, source: source) != nil
-                        : requiredDefault(column.property, of: holder) != nil
-                }
-                if needsValues {
-                    fits = false
-                    break
-                }
-                if index < old.columns.count {
-                    let previous = old.columns[index]
-                    guard counterpart == previous.property, column.kind == previous.kind,
-                        column.entity == previous.entity,
-                        column.sqlType == previous.sqlType
-                    else {
-                        fits = false
-                        break
-                    }
-                    if column.name != previous.name {
-                        if old.columns.contains(where: { $0.name == column.name }) {
-                            fits = false
-                            break
-                        }
-                        statements.append(
-                            "ALTER TABLE \(quoted(table.name)) RENAME COLUMN \(quoted(previous.name)) TO \(quoted(column.name))"
-                        )
-                    }
-                } else {
-                    guard counterpart == nil, column.kind != .orderKey else {
-                        fits = false
-                        break
-                    }
-                    let initial =
-                        plan.destination.attribute(column.property, of: column.entity)?.defaultValue
-                        .map { " DEFAULT \(Self.literal($0.sqliteValue))" } ?? ""
-                    statements.append(
-                        "ALTER TABLE \(quoted(table.name)) ADD COLUMN \(quoted(column.name)) \(column.sqlType)\(initial)"
-                    )
-                }
+            if let statements = alterations(turning: old, into: table, source: source) {
+                result[table.name] = statements
             }
-            if fits { result[table.name] = statements }
         }
         return result
+    }
+
+    /// The renames and appended columns that turn `old` into `table`, or nil when the table must be rebuilt.
+    private func alterations(turning old: EntityTable, into table: EntityTable, source: StoreLayout) -> [String]? {
+        var renames: [String] = []
+        var additions: [String] = []
+        var kept: Set<String> = []
+        let oldNames = Set(old.columns.map(\.name))
+        for column in table.columns {
+            guard let counterpart = sourceProperty(of: column, in: table) else { return nil }
+            let holders = table.entities.filter { plan.destination.entity($0, isKindOf: column.entity) }
+            let needsValues = holders.contains { holder in
+                column.kind == .foreignKey
+                    ? inverseFill(column.property, of: holder, sourceTable: old, source: source) != nil
+                    : requiredDefault(column.property, of: holder) != nil
+                        || conversion(column.property, of: holder) != nil
+            }
+            if needsValues { return nil }
+            if let counterpart {
+                guard
+                    let previous = old.columns.first(where: {
+                        $0.property == counterpart && $0.kind == column.kind && $0.entity == column.entity
+                    }), column.sqlType == previous.sqlType, !kept.contains(previous.name)
+                else { return nil }
+                kept.insert(previous.name)
+                if column.name != previous.name {
+                    if oldNames.contains(column.name) { return nil }
+                    renames.append(
+                        "ALTER TABLE \(quoted(table.name)) RENAME COLUMN \(quoted(previous.name)) TO \(quoted(column.name))"
+                    )
+                }
+            } else {
+                guard column.kind != .orderKey, column.kind != .entityNumber, !oldNames.contains(column.name) else {
+                    return nil
+                }
+                let initial =
+                    plan.destination.attribute(column.property, of: column.entity)?.defaultValue
+                    .map { " DEFAULT \(Self.literal($0.sqliteValue))" } ?? ""
+                additions.append(
+                    "ALTER TABLE \(quoted(table.name)) ADD COLUMN \(quoted(column.name)) \(column.sqlType)\(initial)")
+            }
+        }
+        // A column the destination no longer has would stay behind.
+        return kept.count == old.columns.count ? renames + additions : nil
     }
 
     /// The source property a destination column takes its values from (`.some(nil)`: none, it is new), or nil
@@ -182,7 +184,7 @@ public struct InPlaceMigration: Sendable {
             else {
                 return nil
             }
-            let isRelationship = column.kind == .foreignKey || column.kind == .orderKey
+            let isRelationship = [.foreignKey, .orderKey, .entityNumber].contains(column.kind)
             let map = isRelationship ? correspondence.relationships : correspondence.attributes
             found.insert(map[column.property] ?? nil)
         }
@@ -232,11 +234,13 @@ public struct InPlaceMigration: Sendable {
                     let sourceColumn = sourceTable.column(
                         for: sourceName, of: correspondence.source, version: source.version)
                 {
+                    let stored = quoted(sourceColumn.name)
+                    let value = conversion(column.property, of: entity).map { $0(stored) } ?? stored
                     // Made required with a default: the objects that had none get the default.
                     if let fill = requiredDefault(column.property, of: entity) {
-                        values.append("COALESCE(\(quoted(sourceColumn.name)), \(fill))")
+                        values.append("COALESCE(\(value), \(fill))")
                     } else {
-                        values.append(quoted(sourceColumn.name))
+                        values.append(value)
                     }
                 } else {
                     let attribute = plan.destination.attribute(column.property, of: entity)
@@ -273,6 +277,8 @@ public struct InPlaceMigration: Sendable {
                 } else {
                     values.append("NULL")
                 }
+            case .entityNumber:
+                values.append("NULL")  // filled from the destinations' rows by Store.rewriteBookkeeping
             }
         }
         let rows = try count(

@@ -1,4 +1,5 @@
 import MappingModel
+import ObjectModel
 
 /// The source ↔ destination associations of one entity mapping, in both directions.
 ///
@@ -30,8 +31,16 @@ final class AssociationTable {
     }
 
     /// Records that `destination` was made from the source object with primary key `source`.
-    func associate(source: Int64, destination: ObjectID) {
-        precondition(source > 0 && destination.primaryKey > 0, "primary keys are positive")
+    ///
+    /// - Throws: ``MigrationError`` when either key is outside 1 … ``InputLimits/primaryKey``: a damaged store's
+    ///   negative or huge `Z_PK` would otherwise trap here or ask for terabytes.
+    func associate(source: Int64, destination: ObjectID) throws(MigrationError) {
+        for (side, key) in [("source", source), ("destination", destination.primaryKey)]
+        where !(1...InputLimits.primaryKey).contains(key) {
+            throw MigrationError(
+                .store,
+                "entity mapping '\(mapping)': \(side) primary key (Z_PK) \(key) is outside 1…\(InputLimits.primaryKey)")
+        }
         count += 1
         if isIdentity {
             if destination.primaryKey == source && destination.entity == destinationEntity && !contains(source) {

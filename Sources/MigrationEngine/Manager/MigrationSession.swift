@@ -98,7 +98,7 @@ public final class MigrationSession {
         }
         guard let plan = currentMapping, plan.mapping.name == mapping.name else {
             let destination = try createDestinationInstance(entity: entity, preferredPrimaryKey: source.primaryKey)
-            associate(source: source, destination: destination, mapping: mapping)
+            try associate(source: source, destination: destination, mapping: mapping)
             return destination
         }
         // The hot path: the row is computed straight into place, with everything resolved once per mapping.
@@ -111,7 +111,7 @@ public final class MigrationSession {
         if plan.hasDefaultPolicy, let reader {
             // Only the engine touches the row: fill it straight from the source row.
             try writeRow(destination, from: reader, runtime: runtime, mapping: mapping.name)
-            runtime.association.associate(source: source.primaryKey, destination: destination)
+            try runtime.association.associate(source: source.primaryKey, destination: destination)
             return destination
         }
         var values = writer.template
@@ -124,7 +124,7 @@ public final class MigrationSession {
             values[target.slot] = try Self.sqliteValue(value, as: target.type, property: target.property)
         }
         register(destination, values: values, writer: writer)
-        runtime.association.associate(source: source.primaryKey, destination: destination)
+        try runtime.association.associate(source: source.primaryKey, destination: destination)
         return destination
     }
 
@@ -146,8 +146,8 @@ public final class MigrationSession {
     }
 
     /// Records that `destination` was made from `source` by `mapping`.
-    public func associate(source: ObjectID, destination: ObjectID, mapping: EntityMapping) {
-        associationTable(for: mapping).associate(source: source.primaryKey, destination: destination)
+    public func associate(source: ObjectID, destination: ObjectID, mapping: EntityMapping) throws {
+        try associationTable(for: mapping).associate(source: source.primaryKey, destination: destination)
     }
 
     /// The destination objects `mapping` made from `sources`, as Core Data's

@@ -25,7 +25,10 @@ struct DestinationValidation {
             }
             if relationships {
                 for relationship in version.relationships(of: entity) where !relationship.isTransient {
-                    let minimum = max(relationship.minCount, relationship.isOptional ? 0 : 1)
+                    // A to-many is never nil: a required one with minimum 0 may be empty, as in Core Data.
+                    let minimum =
+                        relationship.isToMany
+                        ? relationship.minCount : max(relationship.minCount, relationship.isOptional ? 0 : 1)
                     guard let count = countExpression(relationship, of: entity) else { continue }
                     if minimum > 0 {
                         // An optional relationship may be empty; its minimum counts only when it has objects.

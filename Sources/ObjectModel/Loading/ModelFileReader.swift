@@ -50,10 +50,9 @@ enum ModelFileReader {
     static func read(path: String, currentVersion: String?, order: [String]?) throws(ModelError) -> ModelHistory {
         let text: String
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
+            text = try InputLimits.readText(path)
         } catch {
-            throw ModelError(
-                .unreadableFile, "cannot read the file as UTF-8 text (\(error.localizedDescription))", file: path)
+            throw ModelError(.unreadableFile, error.message, file: path)
         }
         return try read(text: text, file: path, currentVersion: currentVersion, order: order)
     }

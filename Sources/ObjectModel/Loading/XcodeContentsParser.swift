@@ -33,6 +33,11 @@ final class XcodeContentsParser: NSObject, XMLParserDelegate {
 
     /// Parses the XML `data` of the `contents` file at `file` as the version `version`.
     static func parse(data: Data, file: String, version: String) throws(ModelError) -> ModelVersion {
+        if let line = InputLimits.lineOfEmptyProcessingInstruction(in: data) {
+            throw ModelError(
+                .malformedFile, "malformed XML (a processing instruction without data)", file: file, line: line,
+                version: version)
+        }
         let parser = XMLParser(data: data)
         let reader = XcodeContentsParser(file: file, versionName: version)
         parser.delegate = reader
@@ -94,8 +99,15 @@ final class XcodeContentsParser: NSObject, XMLParserDelegate {
         case ("entity", "relationship"):
             if let relationship { entity?.relationships.append(relationship) }
             relationship = nil
-        case ("entity", "fetchIndex"), ("compoundIndexes", "compoundIndex"):
+        case ("entity", "fetchIndex"):
             if let index, !index.properties.isEmpty { entity?.indexes.append(index) }
+            index = nil
+        case ("compoundIndexes", "compoundIndex"):
+            // Core Data names a legacy compound index after its properties (store-layout.md I4).
+            if let index, !index.properties.isEmpty {
+                entity?.indexes.append(
+                    Index(name: index.properties.joined(separator: "_"), properties: index.properties))
+            }
             index = nil
         case ("uniquenessConstraints", "uniquenessConstraint"):
             if let constraint, !constraint.isEmpty { entity?.uniquenessConstraints.append(constraint) }
@@ -165,8 +177,7 @@ final class XcodeContentsParser: NSObject, XMLParserDelegate {
         case ("fetchIndex", "fetchIndexElement"):
             if let property = xml["property"] { index?.properties.append(property) }
         case ("compoundIndexes", "compoundIndex"):
-            let number = (entity?.indexes.count ?? 0) + 1
-            index = Index(name: "compoundIndex\(number)", properties: [])
+            index = Index(name: "", properties: [])  // named after its properties once they are read
         case ("compoundIndex", "index"):
             if let property = xml["value"] { index?.properties.append(property) }
         case ("uniquenessConstraints", "uniquenessConstraint"):

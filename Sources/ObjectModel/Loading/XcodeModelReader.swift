@@ -76,10 +76,9 @@ enum XcodeModelReader {
         }
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: contents))
+            data = try InputLimits.read(contents)
         } catch {
-            throw ModelError(
-                .unreadableFile, "cannot read the file (\(error.localizedDescription))", file: contents, version: name)
+            throw ModelError(.unreadableFile, error.message, file: contents, version: name)
         }
         return try XcodeContentsParser.parse(data: data, file: contents, version: name)
     }
@@ -91,16 +90,16 @@ enum XcodeModelReader {
         guard FileManager.default.fileExists(atPath: file) else { return nil }
         let data: Data
         do {
-            data = try Data(contentsOf: URL(fileURLWithPath: file))
+            data = try InputLimits.read(file)
         } catch {
-            throw ModelError(.unreadableFile, "cannot read the file (\(error.localizedDescription))", file: file)
+            throw ModelError(.unreadableFile, error.message, file: file)
         }
         guard !data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) else { return nil }
         let plist: Any
         do {
             plist = try PropertyListSerialization.propertyList(from: data, options: [], format: nil)
         } catch {
-            throw ModelError(.malformedFile, "not a property list (\(error.localizedDescription))", file: file)
+            throw ModelError(.malformedFile, "not a property list (\(InputLimits.describe(error)))", file: file)
         }
         guard let dictionary = plist as? [String: Any] else {
             throw ModelError(.malformedFile, "the property list is not a dictionary", file: file)

@@ -62,6 +62,22 @@ public struct ReportFileError: Error, Sendable, Hashable, CustomStringConvertibl
     }
 
     static func notAReport(_ underlying: any Error) -> ReportFileError {
-        ReportFileError(code: .notAReport, description: "the file is not a MigrationBench report: \(underlying)")
+        ReportFileError(
+            code: .notAReport, description: "the file is not a MigrationBench report (\(briefly(underlying)))")
+    }
+
+    /// A decoding error in a few words, naming the key path: not the decoder's whole description.
+    private static func briefly(_ error: any Error) -> String {
+        func path(_ keys: [any CodingKey]) -> String {
+            keys.map { $0.intValue.map { "[\($0)]" } ?? ".\($0.stringValue)" }.joined().trimmingCharacters(in: ["."])
+        }
+        switch error as? DecodingError {
+        case .keyNotFound(let key, let context)?: return "no '\(path(context.codingPath + [key]))'"
+        case .typeMismatch(_, let context)?, .valueNotFound(_, let context)?:
+            return "'\(path(context.codingPath))' has the wrong type"
+        case .dataCorrupted(let context)?:
+            return context.codingPath.isEmpty ? "not valid JSON" : "'\(path(context.codingPath))' is malformed"
+        default: return "unreadable"
+        }
     }
 }

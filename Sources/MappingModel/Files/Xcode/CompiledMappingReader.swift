@@ -10,8 +10,11 @@ enum CompiledMappingReader {
     ]
 
     static func load(path: String) throws(MappingError) -> MappingModel {
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw MappingError(.unreadableFile, "cannot read the file", file: path)
+        let data: Data
+        do {
+            data = try InputLimits.read(path)
+        } catch {
+            throw MappingError(.unreadableFile, error.message, file: path)
         }
         let name = ((path as NSString).lastPathComponent as NSString).deletingPathExtension
         var where_ = "the archive"

@@ -11,8 +11,11 @@ enum XcodeMappingReader {
     static func load(path: String) throws(MappingError) -> MappingModel {
         let bundle = path.hasSuffix("xcmapping.xml") ? (path as NSString).deletingLastPathComponent : path
         let file = (bundle as NSString).appendingPathComponent("xcmapping.xml")
-        guard let data = FileManager.default.contents(atPath: file) else {
-            throw MappingError(.unreadableFile, "cannot read the file", file: file)
+        let data: Data
+        do {
+            data = try InputLimits.read(file)
+        } catch {
+            throw MappingError(.unreadableFile, error.message, file: file)
         }
         let name = ((bundle as NSString).lastPathComponent as NSString).deletingPathExtension
         let objects = try XcodeStoreDocument.parse(data: data, file: file)

@@ -1,4 +1,5 @@
 import Foundation
+import ObjectModel
 
 #if canImport(FoundationXML)
     import FoundationXML
@@ -32,6 +33,10 @@ final class XcodeStoreDocument: NSObject, XMLParserDelegate {
 
     /// Reads the document `data` of `file`.
     static func parse(data: Data, file: String) throws(MappingError) -> [String: StoreObject] {
+        if let line = InputLimits.lineOfEmptyProcessingInstruction(in: data) {
+            throw MappingError(
+                .malformedFile, "malformed XML (a processing instruction without data)", file: file, line: line)
+        }
         let parser = XMLParser(data: data)
         parser.shouldResolveExternalEntities = false
         let reader = XcodeStoreDocument(file: file)

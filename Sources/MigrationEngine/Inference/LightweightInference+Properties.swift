@@ -1,0 +1,243 @@
+import MappingModel
+import ObjectModel
+
+/// A stored attribute or relationship, as Core Data's `propertiesByName` holds it for matching.
+enum StoredProperty {
+    case attribute(Attribute)
+    case relationship(Relationship)
+
+    var name: String {
+        switch self {
+        case .attribute(let attribute): attribute.name
+        case .relationship(let relationship): relationship.name
+        }
+    }
+
+    var renamingKey: String {
+        switch self {
+        case .attribute(let attribute): attribute.renamingKey
+        case .relationship(let relationship): relationship.renamingKey
+        }
+    }
+
+    /// The non-transient properties of `entity`, inherited ones included.
+    static func all(of entity: String, in version: ModelVersion) -> [StoredProperty] {
+        version.attributes(of: entity).filter { !$0.isTransient }.map(StoredProperty.attribute)
+            + version.relationships(of: entity).filter { !$0.isTransient }.map(StoredProperty.relationship)
+    }
+}
+
+extension AttributeType {
+    /// Whether inference carries a value of this type into `other`: the same type, numeric or Boolean into
+    /// numeric or Boolean, or Binary and Transformable into each other when the destination allows it.
+    func isInferable(into other: AttributeType, allowingTransformation: Bool) -> Bool {
+        let numeric: Set<AttributeType> = [.integer16, .integer32, .integer64, .decimal, .double, .float, .boolean]
+        if self == other || (numeric.contains(self) && numeric.contains(other)) { return true }
+        return allowingTransformation && Set([self, other]) == [.binary, .transformable]
+    }
+}
+
+extension Relationship {
+    /// Whether Core Data's inference treats the relationship as one every object must hold: a required
+    /// to-one, or a required to-many with a minimum count (a to-many of minimum 0 may be empty).
+    var isMandatoryForInference: Bool { !isOptional && (!isToMany || minCount > 0) }
+}
+
+extension LightweightInference {
+    /// The entity mapping and correspondence of destination `entity` from `sourceEntity`, with their changes.
+    mutating func inferProperties(from sourceEntity: Entity, to entity: Entity) {
+        let sourceProperties = StoredProperty.all(of: sourceEntity.name, in: source)
+        let destinationProperties = StoredProperty.all(of: entity.name, in: destination)
+        let match = RenamingMatch(
+            source: sourceProperties, destination: destinationProperties, key: \.renamingKey, name: \.name)
+        for key in match.duplicateSourceKeys + match.duplicateDestinationKeys {
+            refuse(
+                entity.name, key, .duplicateRenamingIdentifier, "Each property must have a unique renaming identifier")
+        }
+        var attributeSources: [String: String?] = [:]
+        var relationshipSources: [String: String?] = [:]
+        var attributes: [PropertyMapping] = []
+        var relationships: [PropertyMapping] = []
+        var matched: Set<String> = []
+        var newcomers: [String] = []
+        for property in destinationProperties {
+            let counterpart = match.sources[property.name]
+            switch (property, counterpart) {
+            case (.attribute(let attribute), .attribute(let old)?):
+                matched.insert(old.name)
+                let expression = inferAttribute(attribute, from: old, of: entity.name)
+                attributeSources[attribute.name] = old.name
+                attributes.append(PropertyMapping(name: attribute.name, valueExpression: expression))
+            case (.relationship(let relationship), .relationship(let old)?):
+                matched.insert(old.name)
+                let kept = inferRelationship(relationship, from: old, of: entity.name)
+                relationshipSources[relationship.name] = kept ? old.name : .some(nil)
+                let expression =
+                    "FUNCTION($manager, \"destinationInstancesForSourceRelationshipNamed:sourceInstances:\", "
+                    + "\"\(old.name)\", $source.\(old.name))"
+                relationships.append(PropertyMapping(name: relationship.name, valueExpression: expression))
+            case (_, let other?):
+                matched.insert(other.name)
+                note(
+                    entity.name, property.name, .dataLoss,
+                    "shares its renaming identifier with '\(other.name)', which was "
+                        + (property.isAttribute ? "a relationship" : "an attribute")
+                        + "; Core Data does not map properties to other property types, so its values are dropped")
+                addNew(property, of: entity.name)
+                if case .attribute(let attribute) = property {
+                    attributeSources[attribute.name] = .some(nil)
+                    attributes.append(PropertyMapping(name: attribute.name, valueExpression: nil))
+                } else {
+                    relationshipSources[property.name] = .some(nil)
+                    relationships.append(PropertyMapping(name: property.name, valueExpression: nil))
+                }
+            case (.attribute(let attribute), nil):
+                newcomers.append(attribute.name)
+                addNew(property, of: entity.name)
+                attributeSources[attribute.name] = .some(nil)
+                attributes.append(PropertyMapping(name: attribute.name, valueExpression: nil))
+            case (.relationship(let relationship), nil):
+                newcomers.append(relationship.name)
+                addNew(property, of: entity.name)
+                relationshipSources[relationship.name] = .some(nil)
+                relationships.append(PropertyMapping(name: relationship.name, valueExpression: nil))
+            }
+        }
+        for property in sourceProperties where !matched.contains(property.name) {
+            if let namesake = destinationProperties.first(where: { $0.name == property.name }) {
+                note(
+                    entity.name, property.name, .dataLoss,
+                    "its renaming identifier changed from '\(property.renamingKey)' to '\(namesake.renamingKey)', "
+                        + "so Core Data no longer pairs it with its old values: they are dropped")
+            } else if let newcomer = newcomers.first {
+                note(
+                    entity.name, property.name, .dataLoss,
+                    "removed while '\(newcomer)' is added, and no renaming identifier pairs them: its values are "
+                        + "dropped")
+            } else {
+                note(entity.name, property.name, .removed, "its values are dropped")
+            }
+        }
+        correspondences.append(
+            LightweightPlan.EntityCorrespondence(
+                destination: entity.name, source: sourceEntity.name, attributes: attributeSources,
+                relationships: relationshipSources))
+        // Core Data: equal version hashes give a copy mapping, anything else a transform.
+        let isCopy = source.versionHashes[sourceEntity.name] == destination.versionHashes[entity.name]
+        mappings.append(
+            EntityMapping(
+                name: "\(sourceEntity.name)To\(entity.name)", kind: isCopy ? .copy : .transform,
+                sourceEntity: sourceEntity.name, destinationEntity: entity.name,
+                sourceEntityVersionHash: source.versionHashes[sourceEntity.name],
+                destinationEntityVersionHash: destination.versionHashes[entity.name],
+                attributeMappings: attributes, relationshipMappings: relationships))
+    }
+
+    /// The value expression of `attribute` from the matched `old`, refusing an incompatible change.
+    private mutating func inferAttribute(_ attribute: Attribute, from old: Attribute, of entity: String) -> String {
+        if old.name != attribute.name { note(entity, attribute.name, .renamed, "from '\(old.name)'") }
+        let allowing = attribute.userInfo["NSMigrationAllowTypeTransformation"] != nil
+        if !old.type.isInferable(into: attribute.type, allowingTransformation: allowing) {
+            refuse(
+                entity, attribute.name, .typeChange,
+                "Source and destination attribute types are incompatible: \(old.type.rawValue) → \(attribute.type.rawValue)"
+            )
+        } else if old.type != attribute.type {
+            let narrower = attribute.type.integerRange.map { new in
+                old.type.integerRange.map { !new.contains($0.lowerBound) || !new.contains($0.upperBound) } ?? true
+            }
+            let caveat =
+                narrower == true && attribute.type != .boolean
+                ? " (narrowing: fractions are truncated toward zero; values outside its range stay as stored, "
+                    + "and Core Data's in-place result for them is not verified)" : ""
+            note(entity, attribute.name, .converted, "\(old.type.rawValue) → \(attribute.type.rawValue)\(caveat)")
+        }
+        if old.allowsExternalBinaryDataStorage && !attribute.allowsExternalBinaryDataStorage
+            && attribute.type == .binary
+        {
+            refuse(
+                entity, attribute.name, .externalIntoStore,
+                "Unable to use inferred mapping to move external reference into store")
+        }
+        // The mapping reads the source name; Core Data's has no cast (the value arrives as a number).
+        let value = "$source.\(old.name)"
+        guard old.isOptional && !attribute.isOptional else { return value }
+        guard let fill = attribute.defaultValue.flatMap(MappingInference.expressionLiteral) else {
+            note(
+                entity, attribute.name, .needsValue,
+                "made required without a default value: the step fails on the first object without a value")
+            return value
+        }
+        note(entity, attribute.name, .filled, "made required: objects without a value get the default \(fill)")
+        return "coalesce(\(value), \(fill))"
+    }
+
+    /// Checks the matched `relationship` against `old`; false when its old targets have no place in it.
+    private mutating func inferRelationship(
+        _ relationship: Relationship, from old: Relationship, of entity: String
+    ) -> Bool {
+        if old.name != relationship.name { note(entity, relationship.name, .renamed, "from '\(old.name)'") }
+        if old.isToMany && !relationship.isToMany {
+            refuse(entity, relationship.name, .toManyToToOne, "Can not map from a to-many to a to-one relationship")
+        } else if old.isToMany != relationship.isToMany || old.isOrdered != relationship.isOrdered {
+            note(entity, relationship.name, .reshaped, "\(Self.shape(old)) → \(Self.shape(relationship))")
+        }
+        var kept = true
+        if let target = destinationOf[old.destination] {
+            if !destination.entity(target, isKindOf: relationship.destination)
+                && !destination.entity(relationship.destination, isKindOf: target)
+            {
+                kept = false
+                note(
+                    entity, relationship.name, .dataLoss,
+                    "its objects become '\(target)' objects, which it no longer holds (it holds "
+                        + "'\(relationship.destination)'): it comes out empty")
+            }
+        } else {
+            kept = false
+            note(
+                entity, relationship.name, .dataLoss,
+                "its objects, of entity '\(old.destination)', have no counterpart in '\(destination.name)' "
+                    + "(no shared renaming identifier): it comes out empty")
+        }
+        if relationship.isMandatoryForInference && (!kept || !old.isMandatoryForInference) {
+            note(
+                entity, relationship.name, .needsValue,
+                "made required: the step fails on the first object that holds no object in it")
+        }
+        return kept
+    }
+
+    private mutating func addNew(_ property: StoredProperty, of entity: String) {
+        switch property {
+        case .attribute(let attribute):
+            let start = attribute.defaultValue.map {
+                "the default \(MappingInference.expressionLiteral($0) ?? "value")"
+            }
+            note(entity, attribute.name, .added, "new: existing objects get \(start ?? "nil")")
+            if !attribute.isOptional && attribute.defaultValue == nil {
+                note(
+                    entity, attribute.name, .needsValue,
+                    "new, required and without a default value: the step fails on the first existing object")
+            }
+        case .relationship(let relationship):
+            note(entity, relationship.name, .added, "new: existing objects start with it empty")
+            if relationship.isMandatoryForInference {
+                note(
+                    entity, relationship.name, .needsValue,
+                    "new and required: the step fails on the first existing object that holds no object in it")
+            }
+        }
+    }
+
+    private static func shape(_ relationship: Relationship) -> String {
+        relationship.isToMany ? (relationship.isOrdered ? "ordered to-many" : "to-many") : "to-one"
+    }
+}
+
+extension StoredProperty {
+    var isAttribute: Bool {
+        if case .attribute = self { return true }
+        return false
+    }
+}

@@ -1,0 +1,270 @@
+import Foundation
+import SQLiteDatabase
+import Testing
+
+/// Hostile input, each of which used to crash, hang, exit 64, exit 2 or be silently ignored: now exit 1 and
+/// one error line of at most 300 characters naming the file or option (``CommandLineTests/badInputIsOneErrorLine``
+/// runs these with the other bad inputs).
+extension CommandLineTests {
+    static let hostileInputs: [BadInput] = [
+        BadInput(
+            label: "generate: a negative size (was 'Missing value', exit 64)",
+            arguments: { ["generate", "--model", libraryModel, "--size", "-5", "--output", store(in: $0)] },
+            named: { _ in "--size" }),
+        BadInput(
+            label: "generate: a size of 10^15 (ran until killed)",
+            arguments: {
+                ["generate", "--model", libraryModel, "--size", "1000000000000000", "--output", store(in: $0)]
+            },
+            named: { _ in "--size" }),
+        BadInput(
+            label: "models: an unknown option (exit 64)",
+            arguments: { _ in ["models", libraryModel, "--colour"] }, named: { _ in "--colour" }),
+        BadInput(
+            label: "run: --sizes 10^12 (ran until killed)",
+            arguments: {
+                ["run", "library-chain", "--sizes", "1000000000000", "--out", $0.appendingPathComponent("r").path]
+            },
+            named: { _ in "--sizes" }),
+        BadInput(
+            label: "profile: --repetitions 10^12",
+            arguments: { ["profile", store(in: $0), "--model", libraryModel, "--repetitions", "1000000000000"] },
+            named: { _ in "--repetitions" }),
+        BadInput(
+            label: "benchmark generator: --repetitions 10^12",
+            arguments: { _ in ["benchmark", "generator", "--repetitions", "1000000000000"] },
+            named: { _ in "--repetitions" }),
+        BadInput(
+            label: "validate: scenario sizes of 10^15 (ran until killed)",
+            arguments: { ["validate", try scenario(in: $0, sizes: "[1000000000000000]", dataset: "seed: 1\n")] },
+            named: { $0.appendingPathComponent("hostile.yaml").path + ":" }),
+        BadInput(
+            label: "run: a dataset naming an entity the model lacks (was a crashed cell, exit 2)",
+            arguments: {
+                let file = try scenario(in: $0, sizes: "[10]", dataset: "seed: 1\nobjects: { Writer: 2 }\n")
+                return ["run", file, "--quick", "--out", $0.appendingPathComponent("reports").path]
+            },
+            named: { $0.appendingPathComponent("hostile-dataset.yaml").path + ":2:" }),
+        BadInput(
+            label: "run: a dataset with a misspelt key (was ignored)",
+            arguments: {
+                let file = try scenario(in: $0, sizes: "[10]", dataset: "seed: 1\nobjets: { Author: 2 }\n")
+                return ["run", file, "--quick", "--out", $0.appendingPathComponent("reports").path]
+            },
+            named: { $0.appendingPathComponent("hostile-dataset.yaml").path + ":2:" }),
+        BadInput(
+            label: "validate: a dataset asking for more children than the maximum count (was generated)",
+            arguments: { folder in
+                let model = folder.appendingPathComponent("capped.yaml")
+                try Data(
+                    """
+                    versions:
+                      - name: V1
+                        entities:
+                          - name: Author
+                            attributes: [{ name: name, type: String }]
+                            relationships: [{ name: books, destination: Book, inverse: author, toMany: true, maxCount: 3 }]
+                          - name: Book
+                            attributes: [{ name: title, type: String }]
+                            relationships: [{ name: author, destination: Author, inverse: books }]
+                      - name: V2
+                        entities:
+                          - name: Author
+                            attributes: [{ name: name, type: String }, { name: born, type: Date, optional: true }]
+                            relationships: [{ name: books, destination: Book, inverse: author, toMany: true, maxCount: 3 }]
+                          - name: Book
+                            attributes: [{ name: title, type: String }]
+                            relationships: [{ name: author, destination: Author, inverse: books }]
+
+                    """.utf8
+                ).write(to: model)
+                let file = try scenario(
+                    in: folder, sizes: "[10]", dataset: "relationships:\n  Author.books: { count: [2, 40] }\n",
+                    model: model.path)
+                return ["validate", file]
+            },
+            named: { $0.appendingPathComponent("hostile-dataset.yaml").path + ":2:" }),
+        BadInput(
+            label: "models: a processing instruction without data (segfault)",
+            arguments: { folder in
+                let contents = folder.appendingPathComponent("M.xcdatamodeld/V1.xcdatamodel/contents")
+                try FileManager.default.createDirectory(
+                    at: contents.deletingLastPathComponent(), withIntermediateDirectories: true)
+                try Data(
+                    """
+                    <?xml version="1.0" encoding="UTF-8"?>
+                    <?junk?>
+                    <model><entity name="A"><attribute name="a" attributeType="String"/></entity></model>
+                    """.utf8
+                ).write(to: contents)
+                return ["models", folder.appendingPathComponent("M.xcdatamodeld").path]
+            },
+            named: { $0.appendingPathComponent("M.xcdatamodeld/V1.xcdatamodel/contents").path + ":2:" }),
+        BadInput(
+            label: "mappings: a processing instruction without data in xcmapping.xml (segfault)",
+            arguments: { folder in
+                let bundle = folder.appendingPathComponent("M.xcmappingmodel")
+                try FileManager.default.copyItem(
+                    at: Executable.fixtures.appendingPathComponent("Mappings/Migration1to2.xcmappingmodel"), to: bundle)
+                let file = bundle.appendingPathComponent("xcmapping.xml")
+                var lines = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n")
+                lines.insert("<?junk?>", at: 1)
+                try Data(lines.joined(separator: "\n").utf8).write(to: file)
+                return ["mappings", bundle.path]
+            },
+            named: { $0.appendingPathComponent("M.xcmappingmodel/xcmapping.xml").path + ":2:" }),
+        BadInput(
+            label: "models: a 1 MB version name is cut, not echoed",
+            arguments: { folder in
+                let path = folder.appendingPathComponent("long.yaml")
+                let name = String(repeating: "x", count: 1_000_000)
+                try Data("currentVersion: \(name)\nversions:\n  - { name: V1, entities: [] }\n".utf8).write(to: path)
+                return ["models", path.path]
+            },
+            named: { $0.appendingPathComponent("long.yaml").path }),
+        BadInput(
+            label: "compare: a file that is no report",
+            arguments: { folder in
+                let path = folder.appendingPathComponent("report.json")
+                try Data(#"{"schemaVersion": 1}"#.utf8).write(to: path)
+                return ["compare", path.path, path.path]
+            },
+            named: { $0.appendingPathComponent("report.json").path }),
+    ]
+
+    private static func store(in folder: URL) -> String { folder.appendingPathComponent("s.sqlite").path }
+
+    /// Writes `hostile.yaml`, a scenario over the library model, and its dataset `hostile-dataset.yaml`.
+    private static func scenario(
+        in folder: URL, sizes: String, dataset: String, model: String = "Scenarios/models/library.yaml"
+    ) throws -> String {
+        let modelPath = model.hasPrefix("/") ? model : Executable.packageRoot.appendingPathComponent(model).path
+        try Data(dataset.utf8).write(to: folder.appendingPathComponent("hostile-dataset.yaml"))
+        let file = folder.appendingPathComponent("hostile.yaml")
+        try Data(
+            """
+            name: hostile
+            model: \(modelPath)
+            chain: [V1, V2]
+            dataset: hostile-dataset.yaml
+            sizes: { quick: \(sizes), full: \(sizes) }
+
+            """.utf8
+        ).write(to: file)
+        return file.path
+    }
+}
+
+/// Hostile stores and files given to the commands that migrate, verify and profile.
+@Suite("hostile input")
+struct HostileInputTests {
+    static let model = CommandLineTests.libraryModel
+    static let mapping = "Scenarios/mappings/library-v1-v2.yaml"
+
+    /// A generated V1 library store in `folder`, changed by `sql` (through a connection of our own).
+    private func store(in folder: URL, changedBy sql: String? = nil) throws -> String {
+        let store = folder.appendingPathComponent("library.sqlite").path
+        let generate = try Executable.run(
+            ["generate", "--model", Self.model, "--version", "V1", "--size", "50", "--output", store], in: folder)
+        try #require(generate.status == 0, "\(generate.error)")
+        if let sql { try Connection(path: store).execute(sql) }
+        return store
+    }
+
+    private func versionOf(_ store: String, in folder: URL) throws -> String? {
+        let run = try Executable.run(["inspect", store, "--model", Self.model, "--json"], in: folder)
+        return try run.json()["matchingVersion"] as? String
+    }
+
+    /// A negative or huge `Z_PK` trapped in the association table and left `.migrating-1` behind.
+    @Test(arguments: ["-5", "1099511627776"])
+    func aPrimaryKeyOutOfRangeIsAnError(key: String) throws {
+        try Executable.withTemporaryFolder { folder in
+            let store = try store(in: folder, changedBy: "UPDATE ZBOOK SET Z_PK = \(key) WHERE Z_PK = 3")
+            let run = try Executable.run(
+                ["migrate", store, "--model", Self.model, "--mapping", Self.mapping], in: folder)
+            #expect(run.status == 1, "\(run.error)")
+            #expect(run.errorLines.last?.contains("Z_PK") == true, "\(run.error)")
+            let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            #expect(!names.contains { $0.contains(".migrating-") }, "\(names)")
+            #expect(try versionOf(store, in: folder) == "V1")
+        }
+    }
+
+    /// With SQLite's double-quoted-string fallback, a source table missing a column migrated the column's
+    /// name as every value, with exit 0.
+    @Test func aMissingSourceColumnFailsInsteadOfMigratingItsName() throws {
+        try Executable.withTemporaryFolder { folder in
+            let store = try store(in: folder, changedBy: "ALTER TABLE ZBOOK DROP COLUMN ZTITLE")
+            let run = try Executable.run(
+                ["migrate", store, "--model", Self.model, "--mapping", Self.mapping], in: folder)
+            #expect(run.status == 1, "\(run.error)")
+            #expect(run.errorLines.last?.contains("no such column") == true, "\(run.error)")
+            #expect(try versionOf(store, in: folder) == "V1")
+        }
+    }
+
+    /// A mapping model that fits no step (backwards, or from a version to itself) was ignored and the step
+    /// inferred.
+    @Test(arguments: [("V2", "V1"), ("V1", "V1")])
+    func aMappingThatFitsNoStepIsRefused(from: String, to: String) throws {
+        try Executable.withTemporaryFolder { folder in
+            let store = try store(in: folder)
+            let mapping = folder.appendingPathComponent("misfit.yaml")
+            try Data(
+                """
+                sourceVersion: \(from)
+                destinationVersion: \(to)
+                entityMappings: [{ kind: copy, source: Author, destination: Author }]
+
+                """.utf8
+            ).write(to: mapping)
+            let run = try Executable.run(
+                ["migrate", store, "--model", Self.model, "--mapping", mapping.path], in: folder)
+            #expect(run.status == 1)
+            #expect(run.errorLines.count == 1 && run.error.contains(mapping.path), "\(run.error)")
+            #expect(try versionOf(store, in: folder) == "V1")
+        }
+    }
+
+    /// A destination without usable metadata is an integrity failure (exit 2), not an input error (exit 1).
+    @Test(arguments: ["DELETE FROM Z_METADATA", "UPDATE Z_METADATA SET Z_PLIST = X'0102'", "DROP TABLE Z_METADATA"])
+    func verifyFailsADestinationWithoutMetadata(damage: String) throws {
+        try Executable.withTemporaryFolder { folder in
+            let source = try store(in: folder)
+            let destination = folder.appendingPathComponent("migrated.sqlite").path
+            try FileManager.default.copyItem(atPath: source, toPath: destination)
+            let migrate = try Executable.run(["migrate", destination, "--model", Self.model], in: folder)
+            try #require(migrate.status == 0, "\(migrate.error)")
+            try Connection(path: destination).execute(damage)
+            let run = try Executable.run(
+                ["verify", "--source", source, "--destination", destination, "--model", Self.model], in: folder)
+            #expect(run.status == 2, "\(run.output)\(run.error)")
+            #expect(run.output.contains("metadata"), "\(run.output)")
+        }
+    }
+
+    /// `run` and `profile` left a `TemporaryDirectory.*` in `$TMPDIR`; `profile` left `-wal`/`-shm` beside the
+    /// user's store, which it promises never to open where it is.
+    @Test func runAndProfileLeaveNothingBehind() throws {
+        try Executable.withTemporaryFolder { folder in
+            let temporary = folder.appendingPathComponent("tmp")
+            try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
+            let environment = ["TMPDIR": temporary.path]
+            let user = folder.appendingPathComponent("user")
+            try FileManager.default.createDirectory(at: user, withIntermediateDirectories: true)
+            let store = try self.store(in: user)
+            let reports = folder.appendingPathComponent("reports").path
+            let profile = try Executable.run(
+                ["profile", store, "--model", Self.model, "--repetitions", "1", "--out", reports], in: folder,
+                environment: environment)
+            #expect(profile.status == 0, "\(profile.error)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: user.path) == ["library.sqlite"])
+            let run = try Executable.run(
+                ["run", "library-transform", "--sizes", "20", "--modes", "streaming,single", "--out", reports],
+                in: folder, environment: environment)
+            #expect(run.status == 0, "\(run.error)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path) == [])
+        }
+    }
+}
