@@ -38,6 +38,8 @@ enum SlotFill {
 /// keys known in stage 1, and the association table — so that making an object looks nothing up by name.
 final class MappingRuntime {
     let name: String
+    /// The mapping this runtime runs (unowned: the session's passes hold every plan for its whole life).
+    unowned let plan: CompiledEntityMappingPlan
     let writer: DestinationWriter
     /// `$source.x` into an attribute of the same type: the stored value is copied as it is.
     let copies: [(column: Int, slot: Int)]
@@ -51,14 +53,15 @@ final class MappingRuntime {
     var results: [SQLiteValue]
 
     init(
-        name: String,
+        plan: CompiledEntityMappingPlan,
         writer: DestinationWriter,
         copies: [(column: Int, slot: Int)],
         evaluated: [AttributeTarget],
         foreignKeys: [(column: Int, slot: Int, table: AssociationTable)],
         association: AssociationTable
     ) {
-        self.name = name
+        self.name = plan.mapping.name
+        self.plan = plan
         self.writer = writer
         self.copies = copies
         self.evaluated = evaluated
@@ -99,7 +102,7 @@ struct SourceForeignKeyLookup {
 extension MigrationSession {
     /// The runtime of `plan`'s default path, made when its first object is.
     func runtime(for plan: CompiledEntityMappingPlan, entity: String) throws -> MappingRuntime {
-        if let runtime = currentRuntime, runtime.name == plan.mapping.name { return runtime }
+        if let runtime = currentRuntime, runtime.plan === plan { return runtime }
         if let runtime = runtimes[plan.mapping.name] {
             currentRuntime = runtime
             return runtime
@@ -130,9 +133,11 @@ extension MigrationSession {
             else { continue }
             foreignKeys.append((lookup.readerIndex, target.slot, tables[0]))
         }
+        let association = associationTable(for: plan.mapping)
+        association.reserve(sourceKeys: plan.mapping.sourceEntity.flatMap { sourceCounts[$0] } ?? 0)
         let runtime = MappingRuntime(
-            name: plan.mapping.name, writer: writer, copies: copies, evaluated: evaluated, foreignKeys: foreignKeys,
-            association: associationTable(for: plan.mapping))
+            plan: plan, writer: writer, copies: copies, evaluated: evaluated, foreignKeys: foreignKeys,
+            association: association)
         runtimes[plan.mapping.name] = runtime
         currentRuntime = runtime
         return runtime

@@ -101,9 +101,19 @@ public final class MigrationSession {
             try associate(source: source, destination: destination, mapping: mapping)
             return destination
         }
-        // The hot path: the row is computed straight into place, with everything resolved once per mapping.
+        return try createDestinationInstance(for: source, plan: plan, entity: entity)
+    }
+
+    /// The hot path of ``createDestinationInstance(for:mapping:)`` for the current mapping: the row is computed
+    /// straight into place, with everything resolved once per mapping. The pass runner calls it directly for
+    /// the default policy, which would do nothing else.
+    @discardableResult
+    func createDestinationInstance(
+        for source: ObjectID, plan: CompiledEntityMappingPlan, entity: String
+    ) throws -> ObjectID {
         let runtime = try runtime(for: plan, entity: entity)
         let writer = runtime.writer
+        let mapping = plan.mapping
         let destination = ObjectID(
             side: .destination, entity: writer.entityNumber,
             primaryKey: writer.keys.allocate(preferred: source.primaryKey))

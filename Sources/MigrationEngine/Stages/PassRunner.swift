@@ -19,7 +19,12 @@ extension MigrationSession {
                     try forEachSourceObject(of: sourceEntity, progress: progress) { source in
                         currentDestination = nil
                         if let filter = plan.filter, !(try filter.isSatisfied(in: self)) { return }
-                        try plan.policy.createDestinationInstances(for: source, mapping: plan.mapping, in: self)
+                        if plan.hasDefaultPolicy, let entity = plan.mapping.destinationEntity {
+                            // What the default policy would do, without handing it the mapping per object.
+                            try createDestinationInstance(for: source, plan: plan, entity: entity)
+                        } else {
+                            try plan.policy.createDestinationInstances(for: source, mapping: plan.mapping, in: self)
+                        }
                         try rows.writeTransientRows()
                     }
                 }
