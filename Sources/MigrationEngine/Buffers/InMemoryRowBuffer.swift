@@ -20,8 +20,10 @@ final class InMemoryRowBuffer: RowBuffer, RowSink {
     private var writerIndexes: [ObjectIdentifier: Int32] = [:]
     private var chunks: [[UInt8]] = []
     private var rows: [HeldRow] = []
-    /// Per destination table (its ``TableKeys``), primary key → row.
+    /// Per destination table (its ``TableKeys``), primary key → row; built only when a held row is first
+    /// changed, and kept up to date from then on (`indexed` rows are in it).
     private var rowIndexes: [ObjectIdentifier: [Int64: Int32]] = [:]
+    private var indexed = 0
     /// The rows changed after they were held, decoded.
     private var changed: [Int32: [SQLiteValue]] = [:]
     private var edges: [PendingEdge] = []
@@ -55,12 +57,15 @@ final class InMemoryRowBuffer: RowBuffer, RowSink {
     /// Keeps the row in `scratch`.
     private func keep(_ object: ObjectID, writer: DestinationWriter) {
         let (chunk, offset) = place(scratch.bytes)
-        let row = Int32(rows.count)
         rows.append(HeldRow(writer: index(of: writer), chunk: chunk, offset: offset, primaryKey: object.primaryKey))
-        rowIndexes[ObjectIdentifier(writer.keys), default: [:]][object.primaryKey] = row
     }
 
     func set(_ value: SQLiteValue, slot: Int, of object: ObjectID, writer: DestinationWriter) -> Bool {
+        while indexed < rows.count {
+            let row = rows[indexed]
+            rowIndexes[ObjectIdentifier(writers[Int(row.writer)].keys), default: [:]][row.primaryKey] = Int32(indexed)
+            indexed += 1
+        }
         guard let row = rowIndexes[ObjectIdentifier(writer.keys)]?[object.primaryKey] else { return false }
         var values = changed[row] ?? decode(rows[Int(row)])
         values[slot] = value
@@ -97,6 +102,7 @@ final class InMemoryRowBuffer: RowBuffer, RowSink {
         chunks = []
         rows = []
         rowIndexes = [:]
+        indexed = 0
         changed = [:]
         edges = []
     }
