@@ -1,5 +1,6 @@
 // swift-tools-version:6.1
 
+import Foundation
 import PackageDescription
 
 let package = Package(
@@ -128,9 +129,20 @@ let package = Package(
         .testTarget(
             name: "ScenarioRunnerTests",
             dependencies: ["ScenarioRunner", "MigrationEngine", "MappingModel", "ReportModel"]),
-        .testTarget(name: "MigrationBenchCLITests", dependencies: ["MigrationBenchCLI"]),
+        .testTarget(name: "MigrationBenchCLITests", dependencies: ["MigrationBenchCLI", "TestFixtures"]),
     ]
 )
+
+// Fuzz targets (libFuzzer) exist only when scripts/fuzz builds them, never in the default build or CI.
+if ProcessInfo.processInfo.environment["MIGRATIONBENCH_FUZZ"] != nil {
+    package.products.append(.executable(name: "migration-bench-fuzz", targets: ["MigrationBenchFuzz"]))
+    package.targets.append(
+        .executableTarget(
+            name: "MigrationBenchFuzz",
+            dependencies: ["MappingModel", "ObjectModel", "PersistentStore", "ScenarioRunner"],
+            path: "Fuzz/MigrationBenchFuzz"
+        ))
+}
 
 for target in package.targets where [.executable, .test, .regular].contains(target.type) {
     var settings = target.swiftSettings ?? []

@@ -47,6 +47,7 @@ public struct IntegrityVerifier: Sendable {
     ) throws(VerificationError) -> VerificationResult {
         let run = try VerificationRun(
             verifier: self, sourcePath: sourcePath, destinationPath: destinationPath)
+        run.checkSourceStore()
         run.checkIntegrity()
         run.checkMetadata()
         run.checkSchema()

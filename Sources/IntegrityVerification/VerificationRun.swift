@@ -13,6 +13,7 @@ final class VerificationRun {
     let sourceLayout: StoreLayout
     let layout: StoreLayout
     let connection: Connection
+    let sourcePath: String
     let destinationPath: String
     let collector = ViolationCollector()
     /// Every entity mapping of every pass, in order.
@@ -31,6 +32,7 @@ final class VerificationRun {
     init(verifier: IntegrityVerifier, sourcePath: String, destinationPath: String) throws(VerificationError) {
         source = verifier.source
         destination = verifier.destination
+        self.sourcePath = sourcePath
         self.destinationPath = destinationPath
         mappings = verifier.mappingModels.flatMap(\.entityMappings)
         for path in [sourcePath, destinationPath] where !FileManager.default.fileExists(atPath: path) {

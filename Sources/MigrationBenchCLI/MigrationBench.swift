@@ -30,8 +30,10 @@ struct MigrationBench: ParsableCommand {
 
     /// Parses and runs the command. A usage error (an unknown option, a bad or missing value, a failed
     /// `validate()`) is one line on standard error and exit code 1, as the README documents, not the
-    /// argument parser's 64 with the whole usage text.
+    /// argument parser's 64 with the whole usage text. SIGINT and SIGTERM are taken over first (see
+    /// ``Interruption``).
     static func main() {
+        Interruption.install()
         do {
             var command = try parseAsRoot(joiningNegativeValues(Array(CommandLine.arguments.dropFirst())))
             try command.run()

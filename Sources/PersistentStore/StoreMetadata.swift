@@ -34,6 +34,9 @@ public struct StoreMetadata: Sendable, Hashable {
 
     /// Decodes the binary property list of `Z_PLIST`.
     public init(plist: [UInt8], uuid: String) throws(StoreError) {
+        if let problem = BinaryPropertyList.problem(in: plist) {
+            throw StoreError(.unreadableMetadata, "Z_METADATA.Z_PLIST is damaged: \(problem)")
+        }
         let object: Any
         do {
             object = try PropertyListSerialization.propertyList(from: Data(plist), options: [], format: nil)

@@ -258,6 +258,11 @@ struct LayoutRuleTests {
             #expect(
                 try Connection(path: inPlace, mode: .readOnly).tableNames().contains(
                     otherSide ? "Z_1TRUSTEDBY" : "Z_1TRUSTED"))
+            // A whole migration's pre-flight check reads the layout the store has, so it does not refuse it.
+            let whole = folder.appendingPathComponent("whole.sqlite").path
+            try FileManager.default.copyItem(atPath: source, toPath: whole)
+            try StoreMigrator(history: try ModelHistory(versions: [v1, v2])).migrateStore(at: whole)
+            try Self.expectVerified(v1, v2, source, whole)
         }
     }
 

@@ -1,5 +1,6 @@
 import Foundation
 import SQLiteDatabase
+import TestFixtures
 import Testing
 
 /// `migration-bench verify` end to end: a generated store migrated by the engine, verified clean, damaged,
@@ -62,6 +63,27 @@ struct VerifyCommandTests {
                     + ["--model", Self.model], in: folder)
             #expect(missing.status == 1)
             #expect(missing.errorLines.count == 1, "\(missing.error)")
+        }
+    }
+}
+
+/// A source store whose `-wal` belongs to another database is an integrity failure of that store (exit 2), also
+/// when the foreign log makes it unreadable: CoreDataPlus's V1 store beside the log of wibosco's store.
+@Suite("migration-bench verify, a source with a foreign -wal")
+struct VerifyForeignLogTests {
+    @Test func aForeignLogMakingTheSourceUnreadableIsAnIntegrityFailure() throws {
+        let store = Fixtures.coreDataPlus.appendingPathComponent("SampleModel/Fixtures/SampleModel_V1.sqlite")
+        let model = Fixtures.coreDataPlus.appendingPathComponent("SampleModel/SampleModel.xcdatamodeld").path
+        try Fixtures.withStoreCopy(at: store) { source in
+            let destination = source.deletingLastPathComponent().appendingPathComponent("copy.sqlite")
+            try FileManager.default.copyItem(at: source, to: destination)
+            let log = Fixtures.root.appendingPathComponent("stores/CoreDataMigration_Example_WAL.sqlite-wal")
+            try FileManager.default.copyItem(atPath: log.path, toPath: source.path + "-wal")
+            let run = try Executable.run(
+                ["verify", "--source", source.path, "--destination", destination.path, "--model", model],
+                in: source.deletingLastPathComponent())
+            #expect(run.status == 2, "\(run.output)\(run.error)")
+            #expect(run.errorLines.count == 1 && run.errorLines[0].contains("-wal"), "\(run.error)")
         }
     }
 }

@@ -476,3 +476,27 @@ struct FileSystemFailureTests {
         }
     }
 }
+
+/// A migration refused before its first step leaves the store's folder as it was, file for file: reading a
+/// store in WAL mode makes SQLite create an empty `-wal` and a `-shm` index beside it, which must go again.
+@Suite("Refused migrations leave no file behind")
+struct RefusedMigrationFileTests {
+    @Test(arguments: ["store is at the target", "policy unbound"])
+    func theFolderIsAsItWas(reason: String) throws {
+        try SampleModels.withTemporaryFolder { folder in
+            let path = folder.appendingPathComponent("library.sqlite").path
+            _ = try StoreGenerator(version: try ThreeVersions.v2(), dataset: Dataset(), size: 50).generate(at: path)
+            let before = try DamagedStoreTests.contents(of: folder)
+            #expect(before.count == 1, "a generated store in WAL mode is one file once closed")
+            var mapping = try ThreeVersions.mapping()
+            if reason == "policy unbound" { mapping.entityMappings[1].policy = "NoSuchPolicy" }
+            let migrator = try StoreMigrator(history: ThreeVersions.history(), mappingModels: [mapping])
+            if reason == "policy unbound" {
+                #expect(throws: (any Error).self) { try migrator.migrateStore(at: path) }
+            } else {
+                #expect(try migrator.migrateStore(at: path, to: "V2").steps.isEmpty)
+            }
+            #expect(try DamagedStoreTests.contents(of: folder) == before)
+        }
+    }
+}

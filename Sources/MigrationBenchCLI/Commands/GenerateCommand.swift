@@ -61,7 +61,12 @@ struct GenerateCommand: ParsableCommand {
                 throw InputError("\(output): a file already exists here; use --overwrite to replace it")
             }
             let partial = output + ".partial-\(UUID().uuidString.prefix(8))"
-            defer { Store.remove(at: partial) }
+            let sidecars = ["", "-wal", "-shm", "-journal"].map { partial + $0 }
+            sidecars.forEach(Interruption.remove(onInterruption:))
+            defer {
+                Store.remove(at: partial)
+                sidecars.forEach(Interruption.keep)
+            }
 
             let heap = currentHeapStatistics()
             heap.resetThreadPeak()

@@ -43,6 +43,16 @@ struct MigrateCommand: ParsableCommand {
                 }
             }
             let interrupted = InterruptFlag()
+            // A second interruption ends the command at once: its working stores go with it.
+            let store = options.store
+            Interruption.onForcedEnd {
+                let folder = URL(fileURLWithPath: store).deletingLastPathComponent()
+                let prefix = URL(fileURLWithPath: store).lastPathComponent + ".migrating-"
+                for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+                where name.hasPrefix(prefix) {
+                    try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+                }
+            }
             let bar = ProgressBar(label: "migrate")
             let outcome = try migrator.migrateStore(
                 at: options.store, to: options.to,
@@ -87,17 +97,4 @@ struct MigrateCommand: ParsableCommand {
         let kind: String
         let seconds: Double
     }
-}
-
-/// Set by SIGINT or SIGTERM, so that the migration stops at its next check and cleans up.
-final class InterruptFlag: @unchecked Sendable {
-    nonisolated(unsafe) private static let flag = UnsafeMutablePointer<sig_atomic_t>.allocate(capacity: 1)
-
-    init() {
-        Self.flag.pointee = 0
-        signal(SIGINT) { _ in InterruptFlag.flag.pointee = 1 }
-        signal(SIGTERM) { _ in InterruptFlag.flag.pointee = 1 }
-    }
-
-    var isSet: Bool { Self.flag.pointee != 0 }
 }

@@ -29,6 +29,8 @@ struct RunCellCommand: ParsableCommand {
     func run() throws {
         // For the test of a crashing cell: the parent must report it as a crashed cell and go on.
         if ProcessInfo.processInfo.environment["MIGRATION_BENCH_CRASH_CELLS"] == "1" { abort() }
+        // The cell's stores are the parent's working files: an interrupted cell removes them itself.
+        Interruption.remove(onInterruption: folder)
         try reportingInputErrors {
             let scenario = try ScenarioLoader.load(path: self.scenario)
             let spec = CellSpec(

@@ -101,6 +101,9 @@ struct ReportRun {
         let runID = Self.runID(started)
         let folder = "\(out)/\(runID)"
         let work = "\(folder)/.work"
+        // Interrupted before its reports are written, the run leaves no folder.
+        Interruption.remove(onInterruption: folder)
+        defer { Interruption.keep(folder) }
         try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: work) }
 
@@ -124,6 +127,7 @@ struct ReportRun {
             report.applyBaseline(report.compare(to: baselineReport, baselineFile: baseline))
         }
         let written = try ReportWriter.write(report, toPath: folder)
+        Interruption.remove(onInterruption: work)
         Self.pointLatest(at: runID, in: out)
         print(Self.summary(report, files: written.map(\.path)))
         return report
@@ -201,11 +205,10 @@ enum CellLauncher {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle(forWritingAtPath: errors)
         do {
-            try process.run()
+            try Interruption.whileRunning(process) { process.waitUntilExit() }
         } catch {
             return .failed("cannot start the cell's process: \(error)")
         }
-        process.waitUntilExit()
         let message = ((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")
             .split(separator: "\n").suffix(5).joined(separator: "\n")
         if process.terminationReason == .uncaughtSignal {

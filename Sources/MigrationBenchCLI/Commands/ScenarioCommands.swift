@@ -164,6 +164,7 @@ struct ProfileCommand: ParsableCommand {
             ]
             if let policies = options.policies.policies { fields["policies"] = absolute(policies) }
             let yaml = try Yams.dump(object: fields)
+            Interruption.remove(onInterruption: file)
             try yaml.write(toFile: file, atomically: true, encoding: .utf8)
             defer { try? FileManager.default.removeItem(atPath: file) }
             let scenario = try ScenarioLoader.load(path: file)

@@ -41,7 +41,22 @@ struct VerifyCommand: ParsableCommand {
         try reportingInputErrors {
             let history = try model.load()
             let mappings = try MappingModelLoader.load(paths: mapping, for: history, bindings: try policies.bindings())
-            let sourceMetadata = try Store.metadata(at: source)
+            let sourceMetadata: StoreMetadata
+            do {
+                sourceMetadata = try Store.metadata(at: source)
+            } catch {
+                // A -wal that is not the store's own can make the store unreadable once applied: that is the
+                // source store's integrity (exit 2), not bad input.
+                if let problem = WriteAheadLog.foreignLogProblem(storeAt: source) {
+                    printError("error: \(oneLine("\(source): \(problem)"))")
+                    throw ExitCode(2)
+                }
+                guard WriteAheadLog.holdsFrames(storeAt: source) else { throw error }
+                printError(
+                    "error: \(oneLine("\(source): cannot be read once its -wal is applied (the -wal may come from another database): \(error)"))"
+                )
+                throw ExitCode(2)
+            }
             guard let sourceVersion = history.version(matching: sourceMetadata.versionHashes) else {
                 throw InputError("\(source): the store matches no version of the model")
             }

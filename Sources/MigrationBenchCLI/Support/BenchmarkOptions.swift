@@ -40,6 +40,7 @@ struct BenchmarkOptions: ParsableArguments {
     /// A fresh temporary folder for the stores; remove it with ``removeScratchFolder(_:)``.
     func makeScratchFolder() throws -> URL {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mb-bench-\(UUID().uuidString)")
+        Interruption.remove(onInterruption: folder.path)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         return folder
     }
@@ -47,6 +48,7 @@ struct BenchmarkOptions: ParsableArguments {
     /// Removes a folder made by ``makeScratchFolder()`` and everything in it.
     func removeScratchFolder(_ folder: URL) {
         try? FileManager.default.removeItem(at: folder)
+        Interruption.keep(folder.path)
     }
 
     /// Writes `report` to `--json-output`, if given, as pretty JSON with sorted keys.

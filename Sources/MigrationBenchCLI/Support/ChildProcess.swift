@@ -16,9 +16,10 @@ enum ChildProcess {
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.standardError  // the child's progress and errors show as they come
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        let data = try Interruption.whileRunning(process) {
+            defer { process.waitUntilExit() }
+            return output.fileHandleForReading.readDataToEndOfFile()
+        }
         guard process.terminationReason == .exit, process.terminationStatus == 0 else {
             let how = process.terminationReason == .exit ? "exit code" : "signal"
             throw InputError(

@@ -29,6 +29,22 @@ enum StoreFiles {
         }
     }
 
+    /// The store's `-wal` and `-shm` that exist now, so that ``removeReadingSidecars(of:except:)`` can tell
+    /// the ones a later read makes.
+    static func presentSidecars(of path: String) -> Set<String> {
+        Set(["-wal", "-shm"].filter { FileManager.default.fileExists(atPath: path + $0) })
+    }
+
+    /// Removes what reading a WAL-mode store made beside it — an empty `-wal` and its `-shm` index — when they
+    /// were not in `present` before: a store that is not migrated keeps its folder as it was. A `-wal` that
+    /// holds frames is never removed (it would carry rows).
+    static func removeReadingSidecars(of path: String, except present: Set<String>) {
+        if !present.contains("-wal"), (size(of: path + "-wal") ?? 0) == 0 {
+            try? FileManager.default.removeItem(atPath: path + "-wal")
+        }
+        if !present.contains("-shm") { try? FileManager.default.removeItem(atPath: path + "-shm") }
+    }
+
     /// What the original's files looked like after its checkpoint, to notice a write during the migration.
     struct Snapshot: Equatable {
         let size: Int
@@ -47,6 +63,7 @@ enum StoreFiles {
     /// store need not survive a crash, and ``seal(_:)`` syncs the one that replaces the original.
     static func copy(_ source: String, to destination: String) throws(MigrationError) {
         try fileOperation("copy the store to '\(destination)'", source) {
+            try FaultInjection.check("copy", destination)
             try FileManager.default.copyItem(atPath: source, toPath: destination)
         }
     }
@@ -80,15 +97,20 @@ enum StoreFiles {
         }
         try fileOperation("remove the store's sidecar files", original) {
             for suffix in sidecars where FileManager.default.fileExists(atPath: original + suffix) {
+                try FaultInjection.check("remove", original + suffix)
                 try FileManager.default.removeItem(atPath: original + suffix)
             }
         }
         event(.sidecarsRemoved)
+        let failure = "cannot rename '\(replacement)' to '\(original)'"
+        do {
+            try FaultInjection.check("rename", original)
+        } catch {
+            throw MigrationError(.fileSystem, "\(failure): \(error); the original store is intact")
+        }
         guard rename(replacement, original) == 0 else {
             throw MigrationError(
-                .fileSystem,
-                "cannot rename '\(replacement)' to '\(original)': \(String(cString: strerror(errno))); the original "
-                    + "store is intact")
+                .fileSystem, "\(failure): \(String(cString: strerror(errno))); the original store is intact")
         }
         event(.renamed)
         try fileOperation("sync the store's folder (the store was migrated and replaced)", original) {
@@ -114,6 +136,7 @@ enum StoreFiles {
     }
 
     private static func sync(_ path: String, directory: Bool = false) throws {
+        try FaultInjection.check("fsync", path)
         let descriptor = open(path, directory ? O_RDONLY | O_DIRECTORY : O_RDWR)
         guard descriptor >= 0 else { throw POSIXFailure(operation: "open", errno: errno) }
         defer { close(descriptor) }

@@ -224,16 +224,25 @@ public struct StoreMigrator: Sendable {
         progress: ((StoreMigrationProgress) -> Void)? = nil,
         shouldCancel: @escaping () -> Bool = { false }
     ) throws -> Outcome {
-        let plan = try requiredMigrations(forStoreAt: path, to: target)
-        guard !plan.isEmpty else { return Outcome(plan: plan, steps: []) }
-        // Every step's mapping models are checked — policies and their selectors bound, expressions compiled —
-        // before the first object of the first step is touched.
-        for step in plan.steps where step.kind == .heavyweight {
-            let manager = MigrationManager(
-                source: try version(step.from), destination: try version(step.to), policies: policies,
-                options: options)
-            _ = try manager.compile(step.mappingModels)
+        // Reading a store in WAL mode makes SQLite create an empty -wal and its -shm index; a store that is
+        // refused, or needs no migration, keeps its folder as it was.
+        let sidecars = StoreFiles.presentSidecars(of: path)
+        let plan: MigrationPlan
+        do {
+            defer { StoreFiles.removeReadingSidecars(of: path, except: sidecars) }
+            try StoreContentCheck.checkLog(storeAt: path)
+            plan = try requiredMigrations(forStoreAt: path, to: target)
+            try StoreContentCheck.check(storeAt: path, version: try version(plan.from))
+            // Every step's mapping models are checked — policies and their selectors bound, expressions
+            // compiled — before the first object of the first step is touched.
+            for step in plan.steps where step.kind == .heavyweight {
+                let manager = MigrationManager(
+                    source: try version(step.from), destination: try version(step.to), policies: policies,
+                    options: options)
+                _ = try manager.compile(step.mappingModels)
+            }
         }
+        guard !plan.isEmpty else { return Outcome(plan: plan, steps: []) }
         let overall = OverallProgress(steps: plan.steps, report: progress)
         overall.preparing()
         for leftover in StoreFiles.leftovers(of: path) { try? FileManager.default.removeItem(atPath: leftover) }

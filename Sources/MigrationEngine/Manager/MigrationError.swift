@@ -20,6 +20,9 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
         case plan
         /// A file could not be created, written, synced or renamed (no space, read-only folder, …).
         case fileSystem
+        /// The store's content breaks its own model (a missing table or column, a row of no entity, a key out of
+        /// range) or its `-wal` belongs to another database; it was refused before anything was written.
+        case damagedStore
     }
 
     /// What kind of failure this is.

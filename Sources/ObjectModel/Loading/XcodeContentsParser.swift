@@ -33,6 +33,10 @@ final class XcodeContentsParser: NSObject, XMLParserDelegate {
 
     /// Parses the XML `data` of the `contents` file at `file` as the version `version`.
     static func parse(data: Data, file: String, version: String) throws(ModelError) -> ModelVersion {
+        // Foundation's XMLParser traps on a name that is not UTF-8 (found by fuzzing); Xcode writes UTF-8.
+        guard String(validating: data, as: UTF8.self) != nil else {
+            throw ModelError(.malformedFile, "the file is not UTF-8 text", file: file, version: version)
+        }
         if let line = InputLimits.lineOfEmptyProcessingInstruction(in: data) {
             throw ModelError(
                 .malformedFile, "malformed XML (a processing instruction without data)", file: file, line: line,

@@ -1,0 +1,81 @@
+import Foundation
+
+/// What can be told about a store's `-wal` file from the bytes of its header, without SQLite, which would
+/// apply any log it finds beside a database, even one copied from another database.
+///
+/// SQLite's WAL header (sqlite.org/fileformat2.html §4.1) is 32 big-endian bytes: a magic number whose last bit
+/// says the byte order of the checksums, the format version, the page size, a checkpoint sequence number, two
+/// salts, and a checksum of the first 24 bytes. The `-shm` index, when there is one, keeps a copy of the salts
+/// of the log it indexes.
+package enum WriteAheadLog {
+    /// Why the `-wal` beside the store at `path` cannot be that store's own log, or nil when it can be (or there
+    /// is none, or it holds no header, which SQLite ignores).
+    package static func foreignLogProblem(storeAt path: String) -> String? {
+        let log = path + "-wal"
+        guard let header = read(log, count: 32), header.count == 32 else { return nil }
+        let magic = word(header, 0)
+        guard magic == 0x377f_0682 || magic == 0x377f_0683 else {
+            return "\(log) is not a write-ahead log (magic number \(hex(magic)))"
+        }
+        let checksum = checksum(header.prefix(24), bigEndian: magic & 1 == 1)
+        guard checksum == (word(header, 24), word(header, 28)) else {
+            return "\(log) has a damaged header (its checksum does not match)"
+        }
+        if let database = read(path, count: 100), database.count == 100 {
+            let raw = Int(database[16]) << 8 | Int(database[17])
+            let pageSize = raw == 1 ? 65536 : raw
+            // Bytes 18 and 19 are 1 in rollback-journal mode, 2 in WAL mode; switching away from WAL folds the
+            // log in first, so a store in rollback mode never has frames of its own.
+            if database[18] == 1 && holdsFrames(storeAt: path) {
+                return "\(log) holds frames, but the store is in rollback-journal mode and keeps no write-ahead "
+                    + "log: it belongs to another database"
+            }
+            if Int(word(header, 8)) != pageSize {
+                return "\(log) is written in pages of \(word(header, 8)) bytes, the store's are \(pageSize) bytes: "
+                    + "it belongs to another database"
+            }
+        }
+        // The -shm index header: isInit at byte 12, the salts of the log it indexes at bytes 32–39.
+        if let index = read(path + "-shm", count: 48), index.count == 48, index[12] == 1,
+            index[32..<40].elementsEqual(header[16..<24]) == false
+        {
+            return "\(log) has other salts than the log its -shm indexes: it belongs to another database"
+        }
+        return nil
+    }
+
+    /// True when the store at `path` has a `-wal` longer than its header: frames that opening it would apply.
+    package static func holdsFrames(storeAt path: String) -> Bool {
+        ((try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? Int ?? 0) > 32
+    }
+
+    /// SQLite's WAL checksum over 32-bit words taken two at a time (wal.c, walChecksumBytes).
+    private static func checksum(_ bytes: Data, bigEndian: Bool) -> (UInt32, UInt32) {
+        let bytes = [UInt8](bytes)
+        var (first, second): (UInt32, UInt32) = (0, 0)
+        for offset in stride(from: 0, to: bytes.count, by: 8) {
+            let words = [0, 4].map { index -> UInt32 in
+                let slice = bytes[(offset + index)..<(offset + index + 4)].map(UInt32.init)
+                return bigEndian
+                    ? slice[0] << 24 | slice[1] << 16 | slice[2] << 8 | slice[3]
+                    : slice[3] << 24 | slice[2] << 16 | slice[1] << 8 | slice[0]
+            }
+            first = first &+ words[0] &+ second
+            second = second &+ words[1] &+ first
+        }
+        return (first, second)
+    }
+
+    private static func word(_ data: Data, _ offset: Int) -> UInt32 {
+        let start = data.startIndex + offset
+        return data[start..<(start + 4)].reduce(0) { $0 << 8 | UInt32($1) }
+    }
+
+    private static func hex(_ value: UInt32) -> String { "0x" + String(value, radix: 16) }
+
+    private static func read(_ path: String, count: Int) -> Data? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        return try? handle.read(upToCount: count)
+    }
+}
