@@ -7,8 +7,11 @@ import Testing
 struct RowEncodingTests {
     @Test func everyKindOfValueComesBackUnchanged() {
         let values: [SQLiteValue] = [
-            .null, .integer(0), .integer(.min), .integer(.max), .real(-0.5), .real(.infinity), .text(""),
-            .text("Ada"), .text("ünïcödé — a longer text than fits in a small string"), .blob([]), .blob([0, 1, 255]),
+            .null, .integer(0), .integer(.min), .integer(.max), .integer(-1), .integer(63), .integer(-64),
+            .integer(300), .real(-0.5), .real(.infinity), .text(""),
+            .text("Ada"), .text("ünïcödé — a longer text than fits in a small string"),
+            .text(String(repeating: "x", count: 20_000)),
+            .blob([]), .blob([0, 1, 255]), .blob([UInt8](repeating: 7, count: 128)),
         ]
         var encoder = RowEncoder()
         for value in values { encoder.append(value) }
@@ -30,6 +33,6 @@ struct RowEncodingTests {
             return decoder.next()
         }
         #expect(decoded == .integer(7))
-        #expect(encoder.bytes.count == 9)
+        #expect(encoder.bytes.count == 2)
     }
 }

@@ -78,7 +78,14 @@ final class InMemoryRowBuffer: RowBuffer, RowSink {
     func writeTransientRows() throws {}
 
     func save() throws {
+        var released = 0
         for (number, row) in rows.enumerated() {
+            // Rows lie in the chunks in order: a chunk behind the current row is written, and its memory can go
+            // back while SQLite's page cache fills.
+            while released < Int(row.chunk) {
+                chunks[released] = []
+                released += 1
+            }
             let writer = writers[Int(row.writer)]
             if let values = changed[Int32(number)] {
                 try writer.insert(primaryKey: row.primaryKey, values: values)

@@ -71,6 +71,12 @@ extension MigrationSession {
             currentMapping = nil
             currentPolicy = nil
         }
+        if rows.savesAtPassEnd {
+            // sqlite.org/pragma.html#pragma_shrink_memory: "causes the database connection on which it is invoked
+            // to free up as much memory as it can". The pass's pages are written; a later pass must not hold them
+            // in the page cache beside its own objects.
+            try destination.connection.execute("PRAGMA shrink_memory")
+        }
     }
 
     /// After a mapping's stage 1: if no later mapping (of this pass or a later one) reads the same source
