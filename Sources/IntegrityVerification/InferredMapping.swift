@@ -13,15 +13,21 @@ import ObjectModel
 enum InferredMapping {
     /// The inferred mapping model from `source` to `destination`.
     static func model(from source: ModelVersion, to destination: ModelVersion) -> MappingModel {
+        // Versions with equal hashes need no migration: Core Data never looks at their renaming identifiers, so
+        // everything keeps its name.
+        let byName = source.versionHashes == destination.versionHashes
+        func key(_ entity: Entity) -> String { byName ? entity.name : entity.renamingKey }
+        func key(_ attribute: Attribute) -> String { byName ? attribute.name : attribute.renamingKey }
+        func key(_ relationship: Relationship) -> String { byName ? relationship.name : relationship.renamingKey }
         var mappings: [EntityMapping] = []
         for entity in destination.entities {
-            guard let counterpart = source.entities.first(where: { $0.renamingKey == entity.renamingKey }) else {
+            guard let counterpart = source.entities.first(where: { key($0) == key(entity) }) else {
                 continue
             }
             var attributes: [PropertyMapping] = []
             for attribute in destination.attributes(of: entity.name) where !attribute.isTransient {
                 let match = source.attributes(of: counterpart.name).first {
-                    !$0.isTransient && $0.renamingKey == attribute.renamingKey
+                    !$0.isTransient && key($0) == key(attribute)
                         && (Self.numeric.contains($0.type) && Self.numeric.contains(attribute.type)
                             || $0.type == attribute.type)
                 }
@@ -33,10 +39,10 @@ enum InferredMapping {
             for relationship in destination.relationships(of: entity.name) where !relationship.isTransient {
                 guard
                     let match = source.relationships(of: counterpart.name).first(where: {
-                        !$0.isTransient && $0.renamingKey == relationship.renamingKey
+                        !$0.isTransient && key($0) == key(relationship)
                     }),
                     let targets = source.entity(named: match.destination).flatMap({ old in
-                        destination.entities.first { $0.renamingKey == old.renamingKey }
+                        destination.entities.first { key($0) == key(old) }
                     }),
                     destination.entity(targets.name, isKindOf: relationship.destination)
                         || destination.entity(relationship.destination, isKindOf: targets.name)

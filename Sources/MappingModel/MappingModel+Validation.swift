@@ -97,9 +97,9 @@ private struct EntityMappingValidator {
             if isXcode {
                 throw fail(
                     .unknownPolicy,
-                    "the policy class '\(policy)' is bound to no registered policy: bind it to one (a binding file "
-                        + "or a scenario's policies: { \(policy): <policy> }) or register a Swift policy under that "
-                        + "name (\(known))")
+                    "the policy class '\(policy)' is bound to no registered policy: bind it in a binding file "
+                        + "(--policies) or a scenario's policies: key, or register a Swift policy of that name "
+                        + "(\(known))")
             }
             throw fail(.unknownPolicy, "unknown policy '\(policy)' (\(known))")
         }

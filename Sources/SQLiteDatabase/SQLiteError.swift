@@ -33,6 +33,9 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
     /// Whether the operation stopped because `sqlite3_interrupt` was called (`SQLITE_INTERRUPT`).
     public var isInterrupt: Bool { primaryCode == SQLITE_INTERRUPT }
 
+    /// Whether a constraint failed (`SQLITE_CONSTRAINT`): a `UNIQUE`, `NOT NULL`, `CHECK` or key constraint.
+    public var isConstraintViolation: Bool { primaryCode == SQLITE_CONSTRAINT }
+
     /// The symbolic name of the code, such as `SQLITE_CONSTRAINT_UNIQUE`.
     ///
     /// Extended codes this wrapper does not name fall back to the primary name.

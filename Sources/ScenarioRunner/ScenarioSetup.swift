@@ -16,8 +16,10 @@ struct ScenarioSetup {
         self.scenario = scenario
         history = try ModelLoader.load(path: scenario.model)
         dataset = try scenario.dataset.map { path throws(GenerationError) in try Dataset.load(path: path) } ?? Dataset()
+        let successors = try MigrationChain(scenario.chain).successors
         mappingModels = try MappingModelLoader.load(
-            paths: scenario.mappings, for: history, modelPath: scenario.model, bindings: scenario.policies)
+            paths: scenario.mappings, for: history, modelPath: scenario.model, bindings: scenario.policies,
+            takesStep: { successors[$0] == $1 })
     }
 
     /// A migrator over the scenario's chain and mapping models.

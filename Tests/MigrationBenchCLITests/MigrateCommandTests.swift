@@ -40,7 +40,11 @@ struct MigrateCommandTests {
             #expect(plan.status == 0, "\(plan.error)")
             let planned = try plan.json()
             #expect(planned["from"] as? String == "V1" && planned["to"] as? String == "V2")
-            #expect(planned["steps"] as? [[String: String]] == [["from": "V1", "to": "V2", "kind": "heavyweight"]])
+            let plannedSteps = try #require(planned["steps"] as? [[String: Any]])
+            #expect(plannedSteps.count == 1)
+            #expect(plannedSteps[0]["from"] as? String == "V1" && plannedSteps[0]["to"] as? String == "V2")
+            #expect(plannedSteps[0]["kind"] as? String == "heavyweight" && plannedSteps[0]["problem"] == nil)
+            #expect(plannedSteps[0]["mappingModels"] as? [String] == [Self.mapping])
 
             let migrate = try Executable.run(
                 ["migrate", store, "--model", Self.model, "--mapping", Self.mapping, "--json"], in: folder)

@@ -75,6 +75,16 @@ extension LightweightCase {
         ]
     }
 
+    /// `Item.tag` ↔ `Tag.items`, where `Tag` has a subentity `Special` when `special` is true.
+    static func subtagged(_ special: Bool) -> [Entity] {
+        [
+            item([], [Relationship(name: "tag", destination: "Tag", inverse: "items")]),
+            Entity(
+                name: "Tag", attributes: [Attribute(name: "name", type: .string)],
+                relationships: [Relationship(name: "items", destination: "Item", inverse: "tag", isToMany: true)]),
+        ] + (special ? [Entity(name: "Special", parent: "Tag")] : [])
+    }
+
     static let tag = Entity(name: "Tag", attributes: [Attribute(name: "name", type: .string)])
 
     static let matching: [LightweightCase] = [
@@ -134,6 +144,8 @@ extension LightweightCase {
         (AttributeType.integer16, AttributeType.integer64), (.integer16, .integer32), (.integer64, .double),
         (.integer64, .decimal), (.boolean, .integer32), (.integer32, .boolean), (.double, .integer32),
         (.double, .float), (.decimal, .double),
+        // Found in review: a fraction into a Boolean, a decimal into an integer, a Boolean into a real.
+        (.double, .boolean), (.float, .integer16), (.decimal, .integer32), (.boolean, .double), (.decimal, .boolean),
     ].map { from, to in
         .init(
             "§2.7 (d) \(from.rawValue) → \(to.rawValue) is inferred and converted", [item([optional("n", from)])],
@@ -207,8 +219,16 @@ extension LightweightCase {
                 tags: Relationship(name: "tags", destination: "Label", inverse: "item", isToMany: true), tag: "Label"),
             changes: ["Item.tags dataLoss", "Tag dataLoss"]),
         .init(
+            // With another edit that changes the hash: alone, it would migrate nothing (the case of §2.1 below).
             "§2.5 (g) a renaming identifier changed under the same name", [item([optional("muted", .boolean)])],
-            [item([optional("muted", .boolean, id: "mutedStatus")])], changes: ["Item.muted dataLoss"]),
+            [item([optional("muted", .boolean, id: "mutedStatus"), optional("level", .integer16)])],
+            changes: ["Item.muted dataLoss", "Item.level added"]),
+        .init(
+            "a subentity removed: edges to its objects go with them, none left dangling (review)", subtagged(true),
+            subtagged(false), changes: ["Special removed"], fills: ["Item.tag": 1.0]),
+        .init(
+            "§2.1 equal hashes migrate nothing: a renaming identifier added alone is never looked at (review)",
+            [item([optional("x", .string)])], [item([optional("x", .string, id: "y")])], kept: [("Item.x", "Item.x")]),
         .init(
             "a property removed alone", [item([optional("note", .string)])], [item([])],
             changes: ["Item.note removed"]),
@@ -233,5 +253,11 @@ extension LightweightCase {
                 tags: Relationship(name: "tags", destination: "Label", inverse: "item", isToMany: true), tag: "Label",
                 tagID: "Tag"),
             changes: ["Label renamed"], kept: [("Label.item", "Tag.item")], fills: ["Tag.item": 0.7]),
+        .init(
+            "a kept to-many whose inverse is a new to-one keeps its edges (review)", tagged(),
+            tagged(
+                tags: Relationship(name: "tags", destination: "Tag", inverse: "owner", isToMany: true),
+                inverse: Relationship(name: "owner", destination: "Item", inverse: "tags")),
+            changes: ["Tag.owner added"], kept: [("Tag.owner", "Tag.item")], fills: ["Tag.item": 0.7]),
     ]
 }

@@ -198,7 +198,9 @@ extension ExpressionCompiler {
         let fits: Bool
         switch target {
         case .integer, .double, .decimal: fits = Self.fits(typed.type) { $0.isNumeric || $0 == .boolean }
-        case .boolean: fits = Self.fits(typed.type) { $0 == .boolean || $0 == .integer }
+        // Any number sets a Boolean, non-zero being true, as an NSNumber does (lightweight.md §2.3: numeric →
+        // Boolean is inferred).
+        case .boolean: fits = Self.fits(typed.type) { $0 == .boolean || $0.isNumeric }
         case .string, .uri: fits = Self.fits(typed.type, Self.isText)
         default: fits = Self.fits(typed.type) { $0 == target }
         }

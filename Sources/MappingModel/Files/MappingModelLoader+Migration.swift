@@ -7,8 +7,11 @@ extension MappingModelLoader {
     /// and below, as Core Data searches its bundle, for the steps no given file covers. Xcode mapping models
     /// get the versions their entity hashes identify and the policies `bindings` binds.
     ///
-    /// - Parameter stale: told of a found Xcode mapping model that names versions of `history` but matches
-    ///   none by hash — skipped, as Core Data skips it, but worth a warning.
+    /// - Parameters:
+    ///   - takesStep: whether the migration takes the step from one version to the other; a found mapping
+    ///     model for a step it does not take is skipped (a given one is kept, for the caller to refuse).
+    ///   - stale: told of a found Xcode mapping model that names versions of `history` but matches none by
+    ///     hash — skipped, as Core Data skips it, but worth a warning.
     /// - Throws: ``MappingError`` for a file that cannot be read, and ``MappingError/Code/staleMapping`` for a
     ///   given Xcode mapping model that matches no version.
     public static func load(
@@ -16,11 +19,14 @@ extension MappingModelLoader {
         for history: ModelHistory,
         modelPath: String? = nil,
         bindings: PolicyBindings = PolicyBindings(),
+        takesStep: (String, String) -> Bool = { _, _ in true },
         stale: (MappingError) -> Void = { _ in }
     ) throws(MappingError) -> [MappingModel] {
         var models: [MappingModel] = []
         for path in paths {
-            models.append(try load(path: path).identifyingVersions(in: history).binding(bindings))
+            let model = try load(path: path).identifyingVersions(in: history).binding(bindings)
+            try refuseRepeated(model, after: models)
+            models.append(model)
         }
         guard let modelPath, modelPath.hasSuffix(".xcdatamodeld") || modelPath.hasSuffix(".xcdatamodeld/") else {
             return models
@@ -42,6 +48,7 @@ extension MappingModelLoader {
                 continue
             }
             let step = Step(from: match.source.version, to: match.destination.version)
+            if let from = step.from, let to = step.to, !takesStep(from, to) { continue }
             // A .cdm compiled from an .xcmappingmodel beside it is the same mapping: keep the first one found.
             guard !given.contains(step), found[step] == nil else { continue }
             var identified = model
@@ -50,6 +57,25 @@ extension MappingModelLoader {
             found[step] = identified.binding(bindings)
         }
         return models + found.values.sorted { $0.name < $1.name }
+    }
+
+    /// Refuses `model` when an earlier mapping model of the same step already holds one of its entity mappings
+    /// (same name, source and destination entity): the same file given twice, or an `.xcmappingmodel` and the
+    /// `.cdm` compiled from it. Run as passes, they would make every object of that mapping twice.
+    private static func refuseRepeated(_ model: MappingModel, after earlier: [MappingModel]) throws(MappingError) {
+        func key(_ mapping: EntityMapping) -> [String?] {
+            [mapping.name, mapping.sourceEntity, mapping.destinationEntity]
+        }
+        for other in earlier
+        where other.sourceVersion == model.sourceVersion && other.destinationVersion == model.destinationVersion {
+            let keys = Set(other.entityMappings.map(key))
+            guard let repeated = model.entityMappings.first(where: { keys.contains(key($0)) }) else { continue }
+            throw MappingError(
+                .duplicateName,
+                "given twice for one step, so each pass would make its objects again: give the mapping model once "
+                    + "(an .xcmappingmodel and its .cdm are one; the other is \(other.file ?? other.name))",
+                file: model.file, mapping: repeated.name)
+        }
     }
 
     private struct Step: Hashable {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import MappingModel
 import MigrationEngine
 
 /// `migration-bench plan`: the steps a store needs, before anything runs.
@@ -8,7 +9,8 @@ struct PlanCommand: ParsableCommand {
         abstract: "List the migration steps a store needs to reach a version, without changing anything.",
         discussion: """
             The store's version is detected from the hashes in its metadata. Each step is lightweight (inferred, \
-            run as SQL inside the store) or heavyweight (run with the mapping model given for it). A store \
+            run as SQL inside the store) or heavyweight (run with the mapping models listed for its passes; a \
+            policy class bound to nothing, or anything else migrate would refuse, is a warning). A store \
             already at the target needs no step. A lightweight step lists its changes as Core Data's inferred \
             mapping makes them: a required value existing objects may lack (needsValue: the step fails on the \
             first such object) and data Core Data drops without an error (dataLoss) are warnings. JSON: \
@@ -23,9 +25,20 @@ struct PlanCommand: ParsableCommand {
 
     func run() throws {
         try reportingInputErrors {
-            let plan = try options.migrator().requiredMigrations(forStoreAt: options.store, to: options.to)
+            let migrator = try options.migrator()
+            let plan = try migrator.requiredMigrations(forStoreAt: options.store, to: options.to)
+            // Why a step would fail before migrating anything (an unbound policy class, say), said now.
+            let problems = plan.steps.map { step -> String? in
+                do {
+                    try migrator.check(step)
+                    return nil
+                } catch {
+                    return oneLine("\(error)")
+                }
+            }
             if json {
-                try printJSON(PlanJSON(from: plan.from, to: plan.to, steps: plan.steps.map(StepJSON.init)))
+                let steps = zip(plan.steps, problems).map(StepJSON.init)
+                try printJSON(PlanJSON(from: plan.from, to: plan.to, steps: steps))
                 return
             }
             guard !plan.isEmpty else {
@@ -37,6 +50,12 @@ struct PlanCommand: ParsableCommand {
                 let passes = step.kind == .heavyweight ? ", \(step.mappingModels.count) pass(es)" : ""
                 let through = step.through.isEmpty ? "" : " through \(step.through.joined(separator: ", "))"
                 print("  \(index + 1). \(step.name)\(through): \(step.kind.rawValue)\(passes)")
+                if step.kind == .heavyweight {
+                    for (pass, model) in step.mappingModels.enumerated() {
+                        print("       pass \(pass + 1): \(model.file ?? model.name)")
+                    }
+                }
+                if let problem = problems[index] { print("       warning: migrate will fail: \(problem)") }
                 for change in step.changes {
                     let warning = [.needsValue, .dataLoss].contains(change.change) ? "warning: " : ""
                     print("       \(warning)\(change)")
@@ -57,13 +76,19 @@ struct PlanCommand: ParsableCommand {
         let kind: MigrationStepPlan.Kind
         let through: [String]?
         let changes: [LightweightChange]?
+        /// The file (or name) of each pass's mapping model, for a heavyweight step.
+        let mappingModels: [String]?
+        /// Why the step would fail before migrating anything.
+        let problem: String?
 
-        init(_ step: MigrationStepPlan) {
+        init(_ step: MigrationStepPlan, problem: String?) {
             from = step.from
             to = step.to
             kind = step.kind
             through = step.through.isEmpty ? nil : step.through
             changes = step.kind == .lightweight ? step.changes : nil
+            mappingModels = step.kind == .heavyweight ? step.mappingModels.map { $0.file ?? $0.name } : nil
+            self.problem = problem
         }
     }
 }

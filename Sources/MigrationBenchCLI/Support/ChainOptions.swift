@@ -48,10 +48,11 @@ struct ChainOptions: ParsableArguments {
     /// The model history and a migrator set up from these options.
     func migrator() throws -> StoreMigrator {
         let history = try model.load()
+        let chain = try chain.isEmpty ? nil : MigrationChain(paths: self.chain.map(Self.versions))
+        let successors = try (chain ?? MigrationChain(history.versions.map(\.name))).successors
         let mappings = try MappingModelLoader.load(
             paths: mapping, for: history, modelPath: model.model, bindings: try policies.bindings(),
-            stale: { printError("warning: \($0)") })
-        let chain = try chain.isEmpty ? nil : MigrationChain(paths: self.chain.map(Self.versions))
+            takesStep: { successors[$0] == $1 }, stale: { printError("warning: \($0)") })
         var migrator = try StoreMigrator(history: history, chain: chain, mappingModels: mappings)
         migrator.path = path
         migrator.passes = passes

@@ -177,6 +177,17 @@ public struct StoreMigrator: Sendable {
         return steps
     }
 
+    /// Checks that `step` can run as `migrateStore` runs it — for a heavyweight step, every mapping model's
+    /// policies and their selectors bound and its expressions compiled —, without touching any store.
+    ///
+    /// - Throws: the error `migrateStore` would throw before migrating the first object.
+    public func check(_ step: MigrationStepPlan) throws {
+        guard step.kind == .heavyweight else { return }
+        let manager = MigrationManager(
+            source: try version(step.from), destination: try version(step.to), policies: policies, options: options)
+        _ = try manager.compile(step.mappingModels)
+    }
+
     private func version(_ name: String) throws(MigrationError) -> ModelVersion {
         guard let version = history.version(named: name) else {
             throw MigrationError(.chain, "the model has no version '\(name)'")
@@ -235,12 +246,7 @@ public struct StoreMigrator: Sendable {
             try StoreContentCheck.check(storeAt: path, version: try version(plan.from))
             // Every step's mapping models are checked — policies and their selectors bound, expressions
             // compiled — before the first object of the first step is touched.
-            for step in plan.steps where step.kind == .heavyweight {
-                let manager = MigrationManager(
-                    source: try version(step.from), destination: try version(step.to), policies: policies,
-                    options: options)
-                _ = try manager.compile(step.mappingModels)
-            }
+            for step in plan.steps { try check(step) }
         }
         guard !plan.isEmpty else { return Outcome(plan: plan, steps: []) }
         let overall = OverallProgress(steps: plan.steps, report: progress)

@@ -49,7 +49,8 @@ extension LightweightInference {
         let sourceProperties = StoredProperty.all(of: sourceEntity.name, in: source)
         let destinationProperties = StoredProperty.all(of: entity.name, in: destination)
         let match = RenamingMatch(
-            source: sourceProperties, destination: destinationProperties, key: \.renamingKey, name: \.name)
+            source: sourceProperties, destination: destinationProperties, key: pairsByName ? \.name : \.renamingKey,
+            name: \.name)
         for key in match.duplicateSourceKeys + match.duplicateDestinationKeys {
             refuse(
                 entity.name, key, .duplicateRenamingIdentifier, "Each property must have a unique renaming identifier")
@@ -104,7 +105,10 @@ extension LightweightInference {
             }
         }
         for property in sourceProperties where !matched.contains(property.name) {
-            if let namesake = destinationProperties.first(where: { $0.name == property.name }) {
+            if case .relationship(let old) = property, let holder = newInverse(replacing: old, in: entity.name) {
+                // Core Data sets the kept inverse, and with it the new relationship: no edge is lost.
+                note(entity.name, property.name, .removed, "its edges stay, held by '\(holder)'")
+            } else if let namesake = destinationProperties.first(where: { $0.name == property.name }) {
                 note(
                     entity.name, property.name, .dataLoss,
                     "its renaming identifier changed from '\(property.renamingKey)' to '\(namesake.renamingKey)', "
@@ -221,12 +225,45 @@ extension LightweightInference {
                     "new, required and without a default value: the step fails on the first existing object")
             }
         case .relationship(let relationship):
-            note(entity, relationship.name, .added, "new: existing objects start with it empty")
+            if let inverse = destination.inverse(of: relationship), let old = sourceCounterpart(of: inverse) {
+                // The edges of the kept inverse are this relationship's too (Core Data keeps both sides).
+                note(
+                    entity, relationship.name, .added,
+                    "new, the inverse of '\(relationship.destination).\(inverse.name)'"
+                        + (old.name == inverse.name ? "" : " (was '\(old.name)')") + ": existing objects keep its edges"
+                )
+            } else {
+                note(entity, relationship.name, .added, "new: existing objects start with it empty")
+            }
             if relationship.isMandatoryForInference {
                 note(
                     entity, relationship.name, .needsValue,
                     "new and required: the step fails on the first existing object that holds no object in it")
             }
+        }
+    }
+
+    /// The destination relationship of `entity` that holds the edges of removed source relationship `old`: the
+    /// new inverse of the relationship its old inverse is paired with, when that one is kept.
+    private func newInverse(replacing old: Relationship, in entity: String) -> String? {
+        guard let oldInverse = source.inverse(of: old),
+            let owner = destinationOf[old.destination].flatMap({ destination.entity(named: $0) }),
+            let kept = destination.relationships(of: owner.name).first(where: {
+                !$0.isTransient && $0.renamingKey == oldInverse.renamingKey
+            }),
+            let holder = destination.inverse(of: kept), destination.entity(entity, isKindOf: kept.destination)
+        else { return nil }
+        return holder.name
+    }
+
+    /// The source relationship destination relationship `relationship` is paired with through a shared renaming
+    /// identifier, in the source counterpart of the entity that declares it.
+    private func sourceCounterpart(of relationship: Relationship) -> Relationship? {
+        guard let owner = destination.inverse(of: relationship)?.destination,
+            let sourceEntity = destinationOf.first(where: { destination.entity($0.value, isKindOf: owner) })?.key
+        else { return nil }
+        return source.relationships(of: sourceEntity).first {
+            !$0.isTransient && $0.renamingKey == relationship.renamingKey
         }
     }
 

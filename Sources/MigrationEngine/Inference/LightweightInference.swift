@@ -14,14 +14,21 @@ struct LightweightInference {
     /// Source entity → the destination entity it corresponds to.
     private(set) var destinationOf: [String: String] = [:]
 
+    /// Whether the two versions have equal entity hashes. Core Data then migrates nothing (the store is
+    /// compatible as it is), so a renaming identifier that only one of them sets is never looked at
+    /// (lightweight.md §2.1): entities and properties pair by name.
+    let pairsByName: Bool
+
     init(source: ModelVersion, destination: ModelVersion) {
         self.source = source
         self.destination = destination
+        pairsByName = source.versionHashes == destination.versionHashes
     }
 
     mutating func inferEntities() {
         let match = RenamingMatch(
-            source: source.entities, destination: destination.entities, key: \.renamingKey, name: \.name)
+            source: source.entities, destination: destination.entities,
+            key: pairsByName ? \.name : \.renamingKey, name: \.name)
         for key in match.duplicateSourceKeys {
             refuse(key, nil, .duplicateRenamingIdentifier, "Each source entity must have a unique renaming identifier")
         }

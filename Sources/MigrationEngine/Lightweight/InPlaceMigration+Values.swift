@@ -60,6 +60,40 @@ extension InPlaceMigration {
         }
     }
 
+    /// Creates the destination's indexes. A uniqueness constraint that existing objects break (Core Data's
+    /// inference ignores constraints, so the step fails only when rows violate one) fails the step naming the
+    /// entity and its properties.
+    ///
+    /// - Throws: ``MigrationError/Code/validation`` for a broken uniqueness constraint.
+    func createIndexes(layout destination: StoreLayout, connection: Connection) throws {
+        for statement in destination.indexStatements() {
+            do {
+                try connection.execute(statement)
+            } catch let error as SQLiteError {
+                guard error.isConstraintViolation, let broken = brokenConstraint(creating: statement) else {
+                    throw error
+                }
+                throw MigrationError(
+                    .validation,
+                    "Cannot migrate store in-place: existing objects break a uniqueness constraint "
+                        + "(entity=\(broken.entity), constraint=\(broken.properties.joined(separator: ","))): several "
+                        + "objects share a value. Merge or change them first, or migrate with a mapping model")
+            }
+        }
+    }
+
+    /// The uniqueness constraint whose index `statement` creates: the index is named
+    /// `Z_<Entity>_UNIQUE_<p1>_<p2>` (store-layout.md I6).
+    private func brokenConstraint(creating statement: String) -> (entity: String, properties: [String])? {
+        for entity in plan.destination.entities {
+            for properties in entity.uniquenessConstraints
+            where statement.contains(" Z_\(entity.name)_UNIQUE_\(properties.joined(separator: "_")) ON ") {
+                return (entity.name, properties)
+            }
+        }
+        return nil
+    }
+
     /// SQL over row `o` of `entity`'s table that is true when the row has no value for `property`.
     private func missingCondition(_ property: String, of entity: String, layout: StoreLayout) -> String? {
         let table = layout.table(for: entity)

@@ -89,7 +89,7 @@ public struct InPlaceMigration: Sendable {
             }
             try checkRequiredValues(layout: destination, connection: connection)
             // Kept tables still have their indexes; the statements say IF NOT EXISTS.
-            for statement in destination.indexStatements() { try connection.execute(statement) }
+            try createIndexes(layout: destination, connection: connection)
             try Store.rewriteBookkeeping(connection: connection, layout: destination, uuid: store.metadata.uuid)
         }
         try connection.checkpoint(.truncate)
@@ -146,6 +146,12 @@ public struct InPlaceMigration: Sendable {
                         || conversion(column.property, of: holder) != nil
             }
             if needsValues { return nil }
+            // A key that may point at a dropped object must be cleared: the table is rebuilt.
+            if column.kind == .foreignKey, let counterpart,
+                holders.contains(where: { mayHoldDroppedObjects(counterpart, of: $0, source: source) })
+            {
+                return nil
+            }
             if let counterpart {
                 guard
                     let previous = old.columns.first(where: {
@@ -251,7 +257,9 @@ public struct InPlaceMigration: Sendable {
                     let sourceColumn = sourceTable.column(
                         for: sourceName, of: correspondence.source, version: source.version)
                 {
-                    values.append(quoted(sourceColumn.name))
+                    values.append(
+                        survivingKey(
+                            quoted(sourceColumn.name), of: sourceName, of: correspondence.source, source: source))
                 } else {
                     values.append(
                         inverseFill(column.property, of: entity, sourceTable: sourceTable, source: source) ?? "NULL")
@@ -287,7 +295,8 @@ public struct InPlaceMigration: Sendable {
         let from =
             windows.isEmpty
             ? quoted(sourceTable.name)
-            : "(SELECT *, \(windows.joined(separator: ", ")) FROM \(quoted(sourceTable.name)))"
+            // Named as the table, so that column references qualified with it still resolve.
+            : "(SELECT *, \(windows.joined(separator: ", ")) FROM \(quoted(sourceTable.name))) AS \(quoted(sourceTable.name))"
         let sql =
             "INSERT INTO \(quoted(Self.newTablePrefix + table.name)) (\(columns.joined(separator: ", "))) "
             + "SELECT \(values.joined(separator: ", ")) FROM \(from) WHERE Z_ENT = \(sourceNumber)\(filter)"
@@ -309,7 +318,8 @@ public struct InPlaceMigration: Sendable {
     }
 
     /// For a new to-one whose inverse existed without it: the key of the object whose source relationship
-    /// held this row, read from where the source kept that relationship (a join table, or a foreign key).
+    /// held this row, read from where the source kept that relationship (a join table, a foreign key, or this
+    /// row's own foreign key of the old inverse).
     func inverseFill(
         _ relationship: String, of entity: String, sourceTable: EntityTable, source: StoreLayout
     ) -> String? {
@@ -324,118 +334,29 @@ public struct InPlaceMigration: Sendable {
             let join = source.joinTable(for: sourceName, of: sourceEntity)!
             let owner = quoted(join.sourceColumn(forRelationship: sourceName, of: sourceEntity))
             let target = quoted(join.targetColumn(forRelationship: sourceName, of: sourceEntity))
-            return "(SELECT j.\(owner) FROM \(quoted(join.name)) j WHERE j.\(target) = \(row) LIMIT 1)"
+            let kept = dropsObject("j.\(owner)", of: sourceEntity, source: source).map { " AND NOT \($0)" } ?? ""
+            return "(SELECT j.\(owner) FROM \(quoted(join.name)) j WHERE j.\(target) = \(row)\(kept) LIMIT 1)"
         case .foreignKey:
             let table = source.table(for: sourceEntity)
             guard let column = table.column(for: sourceName, of: sourceEntity, version: source.version) else {
                 return nil
             }
             return "(SELECT o.Z_PK FROM \(quoted(table.name)) o WHERE o.\(quoted(column.name)) = \(row) LIMIT 1)"
-        case .inverseForeignKey, .none:
+        case .inverseForeignKey:
+            // The source kept the edge in this very row: the foreign key of the old inverse.
+            guard let back = source.version.inverse(of: held),
+                let column = sourceTable.column(for: back.name, of: held.destination, version: source.version)
+            else { return nil }
+            return survivingKey(
+                "\(quoted(sourceTable.name)).\(quoted(column.name))", of: back.name, of: held.destination,
+                source: source)
+        case .none:
             return nil
         }
     }
 
-    /// Destination join tables that the source already holds as they must be: same table, same columns, for
-    /// the corresponding relationship read from the same side. Primary keys are kept in place, so their rows
-    /// stay valid and the table is left alone instead of copied.
-    func unchangedJoinTables(source: StoreLayout, destination: StoreLayout) -> Set<String> {
-        var unchanged: Set<String> = []
-        for join in destination.joinTables {
-            guard
-                let (sourceEntity, sourceName) = sourceRelationship(
-                    join.ownerRelationship, declaredOn: join.ownerEntity),
-                let relationship = source.version.relationship(sourceName, of: sourceEntity),
-                case .joinTable = source.storage(of: relationship, in: sourceEntity),
-                let sourceJoin = source.joinTable(for: sourceName, of: sourceEntity), sourceJoin.name == join.name,
-                sourceJoin.sourceColumn(forRelationship: sourceName, of: sourceEntity) == join.ownerColumn,
-                sourceJoin.targetColumn(forRelationship: sourceName, of: sourceEntity) == join.destinationColumn,
-                sourceJoin.orderColumn(forRelationship: sourceName, of: sourceEntity) == join.ownerOrderColumn,
-                [sourceJoin.ownerOrderColumn, sourceJoin.inverseOrderColumn]
-                    == [join.ownerOrderColumn, join.inverseOrderColumn]
-            else { continue }
-            unchanged.insert(join.name)
-        }
-        return unchanged
-    }
-
-    /// The rows of a destination join table, from wherever the source kept the same edges.
-    private func joinCopy(
-        _ join: JoinTable,
-        source: StoreLayout,
-        destination: StoreLayout,
-        connection: Connection
-    ) throws -> Copy? {
-        var sides = [(owner: join.ownerEntity, relationship: join.ownerRelationship, reversed: false)]
-        if let inverse = join.inverseRelationship {
-            sides.append((join.inverseEntity, inverse, true))
-        }
-        for side in sides {
-            guard let (sourceEntity, sourceName) = sourceRelationship(side.relationship, declaredOn: side.owner),
-                let relationship = source.version.relationship(sourceName, of: sourceEntity)
-            else { continue }
-            // (pairs of owner key, destination key) as the source holds them, for `relationship` of `sourceEntity`.
-            let select: String
-            var order: String?
-            var sourceOtherOrder: String?
-            switch source.storage(of: relationship, in: sourceEntity) {
-            case .joinTable:
-                let sourceJoin = source.joinTable(for: sourceName, of: sourceEntity)!
-                let from = quoted(sourceJoin.sourceColumn(forRelationship: sourceName, of: sourceEntity))
-                let to = quoted(sourceJoin.targetColumn(forRelationship: sourceName, of: sourceEntity))
-                order = sourceJoin.orderColumn(forRelationship: sourceName, of: sourceEntity).map(quoted)
-                sourceOtherOrder = source.version.inverse(of: relationship).flatMap {
-                    sourceJoin.orderColumn(forRelationship: $0.name, of: relationship.destination)
-                }.map(quoted)
-                select =
-                    "SELECT \(from) AS a, \(to) AS b\(order.map { ", \($0) AS o" } ?? "")"
-                    + "\(sourceOtherOrder.map { ", \($0) AS o2" } ?? "") FROM \(quoted(sourceJoin.name))"
-            case .foreignKey:
-                let table = source.table(for: sourceEntity)
-                let column = quoted(table.column(for: sourceName, of: sourceEntity, version: source.version)!.name)
-                let range = source.entityNumberRange(of: sourceEntity)
-                select =
-                    "SELECT Z_PK AS a, \(column) AS b FROM \(quoted(table.name)) "
-                    + "WHERE \(column) IS NOT NULL AND Z_ENT BETWEEN \(range.lowerBound) AND \(range.upperBound)"
-            case .inverseForeignKey:
-                let inverse = source.version.inverse(of: relationship)!
-                let table = source.table(for: relationship.destination)
-                let column = quoted(
-                    table.column(for: inverse.name, of: relationship.destination, version: source.version)!.name)
-                order = table.orderKeyColumn(for: inverse.name, of: relationship.destination, version: source.version)
-                    .map { quoted($0.name) }
-                let range = source.entityNumberRange(of: relationship.destination)
-                select =
-                    "SELECT \(column) AS a, Z_PK AS b\(order.map { ", \($0) AS o" } ?? "") FROM \(quoted(table.name)) "
-                    + "WHERE \(column) IS NOT NULL AND Z_ENT BETWEEN \(range.lowerBound) AND \(range.upperBound)"
-            case .none:
-                continue
-            }
-            let (ownerKey, destinationKey) = side.reversed ? ("b", "a") : ("a", "b")
-            var columns = [quoted(join.ownerColumn), quoted(join.destinationColumn)]
-            var values = [ownerKey, destinationKey]
-            // The order of the relationship that was read, where the destination table keeps one.
-            let readOrder = side.reversed ? join.inverseOrderColumn : join.ownerOrderColumn
-            let otherOrder = side.reversed ? join.ownerOrderColumn : join.inverseOrderColumn
-            if let readOrder {
-                columns.append(quoted(readOrder))
-                values.append(order != nil ? "o" : "ROW_NUMBER() OVER (PARTITION BY a ORDER BY b)")
-            }
-            if let otherOrder {
-                columns.append(quoted(otherOrder))
-                values.append(sourceOtherOrder != nil ? "o2" : "ROW_NUMBER() OVER (PARTITION BY b ORDER BY a)")
-            }
-            let rows = try count("SELECT COUNT(*) FROM (\(select))", connection)
-            let sql =
-                "INSERT INTO \(quoted(Self.newTablePrefix + join.name)) (\(columns.joined(separator: ", "))) "
-                + "SELECT \(values.joined(separator: ", ")) FROM (\(select))"
-            return Copy(sql: sql, ranges: [nil], rows: rows, isJoin: true)
-        }
-        return nil
-    }
-
     /// The source entity and relationship that destination `relationship`, declared on `entity`, comes from.
-    private func sourceRelationship(_ relationship: String, declaredOn entity: String) -> (String, String)? {
+    func sourceRelationship(_ relationship: String, declaredOn entity: String) -> (String, String)? {
         for member in plan.destination.hierarchy(of: entity) {
             guard let correspondence = plan.correspondence(forDestination: member),
                 let name = correspondence.relationships[relationship] ?? nil
@@ -448,7 +369,7 @@ public struct InPlaceMigration: Sendable {
         return nil
     }
 
-    private func count(_ sql: String, _ connection: Connection) throws -> Int {
+    func count(_ sql: String, _ connection: Connection) throws -> Int {
         Int(try connection.scalar(sql)?.int64 ?? 0)
     }
 

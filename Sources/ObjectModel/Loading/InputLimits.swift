@@ -35,8 +35,17 @@ package enum InputLimits {
     package static func read(_ path: String) throws(InputFileError) -> Data {
         let size: Int
         do {
-            let attributes = try FileManager.default.attributesOfItem(atPath: path)
+            // The file a symbolic link points at is the input.
+            let resolved = URL(fileURLWithPath: path).resolvingSymlinksInPath().path
+            let attributes = try FileManager.default.attributesOfItem(atPath: resolved)
             size = (attributes[.size] as? NSNumber)?.intValue ?? 0
+            switch attributes[.type] as? FileAttributeType {
+            case .typeRegular?: break
+            case .typeDirectory?: throw InputFileError(message: "a folder, not a file")
+            default: throw InputFileError(message: "not a regular file (a device, pipe or socket)")
+            }
+        } catch let error as InputFileError {
+            throw error
         } catch {
             throw InputFileError(message: "cannot read the file (\(describe(error)))")
         }
