@@ -85,9 +85,8 @@ struct AttributeCheck {
                 continue
             }
             var differs: String?
-            let text = expression.text.trimmingCharacters(in: .whitespaces)
-            if text.hasPrefix("$source."),
-                let copied = source.version.attribute(String(text.dropFirst(8)), of: sourceEntity),
+            if let name = expression.shape.sourceProperty,
+                let copied = source.version.attribute(name, of: sourceEntity),
                 !copied.isTransient, copied.type == attribute.type,
                 let sourceColumn = sourceTable.column(for: copied.name, of: sourceEntity, version: source.version)
             {

@@ -52,8 +52,8 @@ extension VerificationRun {
         var result: [ForeignKeyEdge] = []
         for relationship in destination.relationships(of: entity) where !relationship.isTransient {
             guard layout.storage(of: relationship, in: entity) == .foreignKey,
-                let text = compiled.relationship(named: relationship.name)?.expression?.text,
-                let sourceName = Self.copiedRelationship(text),
+                let expression = compiled.relationship(named: relationship.name)?.expression,
+                let sourceName = Self.copiedRelationship(expression),
                 let sourceRelationship = source.relationship(sourceName, of: sourceEntity),
                 sourceLayout.storage(of: sourceRelationship, in: sourceEntity) == .foreignKey,
                 let sourceColumn = sourceLayout.table(for: sourceEntity)

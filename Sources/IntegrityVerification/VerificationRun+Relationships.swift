@@ -56,14 +56,9 @@ extension VerificationRun {
 
     /// The source relationship a relationship mapping copies, when its expression is one of the two
     /// `FUNCTION($manager, "destinationInstances…", "…", $source.<relationship>)` forms.
-    static func copiedRelationship(_ text: String) -> String? {
-        let compact = text.filter { !$0.isWhitespace }
-        guard compact.hasPrefix("FUNCTION($manager,\"destinationInstancesFor"), compact.hasSuffix(")"),
-            let range = compact.range(of: "$source.", options: .backwards)
-        else { return nil }
-        let name = compact[range.upperBound...].dropLast()
-        guard !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" }) else { return nil }
-        return String(name)
+    static func copiedRelationship(_ expression: CompiledExpression) -> String? {
+        guard case .relationshipCopy(let relationship, _) = expression.shape else { return nil }
+        return relationship
     }
 
     /// Every source edge exists between the corresponding destination objects and no other edge does; ordered
@@ -119,7 +114,7 @@ extension VerificationRun {
         let expressions = destination.hierarchy(of: relationship.destination).flatMap { entity in
             mappings(into: entity).compactMap { $0.relationship(named: inverse)?.expression }
         }
-        return expressions.first { Self.copiedRelationship($0.text) != nil } ?? expressions.first
+        return expressions.first { Self.copiedRelationship($0) != nil } ?? expressions.first
     }
 
     private func checkCopiedEdges(
@@ -130,7 +125,7 @@ extension VerificationRun {
     ) {
         if edgesCheckedWithObjects.contains("\(entity).\(relationship.name)") { return }
         guard let sourceEntity = mapping.mapping.sourceEntity,
-            let sourceName = Self.copiedRelationship(expression.text),
+            let sourceName = Self.copiedRelationship(expression),
             let sourceRelationship = source.relationship(sourceName, of: sourceEntity)
         else {
             collector.skip(
@@ -141,7 +136,7 @@ extension VerificationRun {
         // Edges kept by the inverse's storage are checked there when its side copies too; only their order here.
         let checkedByInverse =
             isStoredByInverse(relationship, of: entity)
-            && inverseExpression(of: relationship).map { Self.copiedRelationship($0.text) != nil } == true
+            && inverseExpression(of: relationship).map { Self.copiedRelationship($0) != nil } == true
         let ordered = relationship.isOrdered && sourceRelationship.isOrdered
         if checkedByInverse && !ordered { return }
         let targetTable = sourceLayout.table(for: sourceRelationship.destination).name

@@ -20,6 +20,8 @@ public struct CompiledExpression: Sendable {
     public let property: String?
     /// The value, when it is the same for every object (a constant, or made only of constants).
     public let constantValue: ExpressionValue?
+    /// What the expression is — a source key path, a constant, a relationship carried across, or anything else.
+    package let shape: ExpressionShape
     private let run: Evaluator
 
     init(
@@ -28,6 +30,7 @@ public struct CompiledExpression: Sendable {
         mapping: String?,
         property: String?,
         constantValue: ExpressionValue?,
+        shape: ExpressionShape,
         run: @escaping Evaluator
     ) {
         self.text = text
@@ -35,6 +38,7 @@ public struct CompiledExpression: Sendable {
         self.mapping = mapping
         self.property = property
         self.constantValue = constantValue
+        self.shape = shape
         self.run = run
     }
 

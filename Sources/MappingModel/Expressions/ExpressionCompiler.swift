@@ -43,7 +43,7 @@ package struct ExpressionCompiler {
         let typed = try finish(try compile(syntax), syntax: syntax)
         return CompiledExpression(
             text: text, type: typed.type, mapping: scope.entityMapping.name, property: scope.property,
-            constantValue: typed.constant, run: typed.run)
+            constantValue: typed.constant, shape: .of(syntax, constant: typed.constant), run: typed.run)
     }
 
     // MARK: - Errors

@@ -14,12 +14,21 @@ struct EngineBenchmark: ParsableCommand {
             (Scenarios/mappings/library-v1-v2.yaml) in streaming and in-memory storage, and its floor \
             (Scenarios/floors/library-v1-v2-copy.sql). At the largest size, the in-memory step runs once as one \
             pass and once as two equal passes (Scenarios/datasets/library-even.yaml). Medians are reported. \
+            The streaming step's store is then verified (the verify cell). \
             Targets (issue 3): in-place ≤ 1.3× its floor and streaming ≤ 3× its floor at the largest size; \
             streaming peak heap ≤ 64 MiB there and ≤ 1.25× its value at the smallest size; two in-memory passes \
-            ≤ (1/2 + 0.15) × the single pass's peak heap. --gate gates on all of them.
+            ≤ (1/2 + 0.15) × the single pass's peak heap; (issue 16) in-memory peak heap ≤ 200 MiB at the largest \
+            size. --gate gates on all of them. Reported, not gated: streaming ≤ 1.5× and in-memory ≤ 2.5× the \
+            floor, verifying ≤ 0.6× the streaming step. --scale instead measures the streaming step at 100,000, \
+            1,000,000 and 10,000,000 objects and prints the fitted exponent of time against size.
             """)
 
     @OptionGroup var benchmark: BenchmarkOptions
+
+    @Flag(
+        name: .long,
+        help: "Instead: the streaming transform at 100,000, 1,000,000 and 10,000,000 objects, and the fitted exponent.")
+    var scale = false
 
     static let model = "Scenarios/models/library.yaml"
     static let mapping = "Scenarios/mappings/library-v1-v2.yaml"
@@ -30,6 +39,13 @@ struct EngineBenchmark: ParsableCommand {
             let repetitions = benchmark.resolvedRepetitions
             let folder = try benchmark.makeScratchFolder()
             defer { benchmark.removeScratchFolder(folder) }
+            if scale {
+                let report = try EngineScaleBenchmark(repetitions: repetitions, folder: folder).run()
+                print(report.table())
+                try benchmark.write(report)
+                if benchmark.gate && !report.targetsMet { throw ExitCode(3) }
+                return
+            }
             let path = { (name: String) in folder.appendingPathComponent(name).path }
 
             var results: [EngineSizeResult] = []
@@ -50,6 +66,8 @@ struct EngineBenchmark: ParsableCommand {
                         try Self.floor("library-v1-v2-copy.sql", store: path("floor-copy.sqlite"), attach: source))
                     cells["streaming", default: []].append(
                         try Self.cell(source, mode: "streaming", output: path("streaming.sqlite")))
+                    cells["verify", default: []].append(
+                        try Self.verify(source, destination: path("streaming.sqlite")))
                     cells["in-memory", default: []].append(
                         try Self.cell(source, mode: "in-memory", output: path("in-memory.sqlite")))
                     for name in ["floor-in-place", "in-place", "floor-copy", "streaming", "in-memory"] {
@@ -103,6 +121,15 @@ struct EngineBenchmark: ParsableCommand {
         return (result["seconds"] as? Double ?? .nan, result["peakHeapBytes"] as? Int)
     }
 
+    /// Verifies the streaming step's store: time and peak heap of the verification alone.
+    static func verify(_ source: String, destination: String) throws -> (Double, Int?) {
+        let result = try ChildProcess.json([
+            "verify", "--source", source, "--destination", destination, "--model", model, "--mapping", mapping,
+            "--json",
+        ])
+        return (result["seconds"] as? Double ?? .nan, result["peakHeapBytes"] as? Int)
+    }
+
     static func floor(_ script: String, store: String, attach: String? = nil) throws -> (Double, Int?) {
         var arguments = ["benchmark", "floor-sql", "--store", store, "--sql", "Scenarios/floors/\(script)"]
         if let attach { arguments += ["--attach", attach] }
@@ -143,12 +170,19 @@ struct EngineBenchmarkReport: Codable {
         self.passes = passes
         self.passSize = passSize
         var targets: [GeneratorBenchmarkReport.Target] = []
-        func ratio(_ value: Double?, limit: Double, name: String) {
+        func ratio(_ value: Double?, limit: Double, name: String, gated: Bool = true) {
             targets.append(
                 .init(
                     name: name, limit: String(format: "≤ %.2f×", limit),
                     measured: value.map { String(format: "%.2f×", $0) } ?? "not measured",
-                    met: value.map { $0 <= limit }))
+                    met: value.map { $0 <= limit }, gated: gated))
+        }
+        func heapTarget(_ bytes: Double?, mebibytes: Double, name: String) {
+            targets.append(
+                .init(
+                    name: name, limit: String(format: "≤ %.0f MiB", mebibytes),
+                    measured: bytes.map(GeneratorBenchmarkReport.mebibytes) ?? "unavailable",
+                    met: bytes.map { $0 <= mebibytes * 1_048_576 }))
         }
         if let largest = results.last {
             let objects = ProgressBar.grouped(largest.size)
@@ -158,12 +192,21 @@ struct EngineBenchmarkReport: Codable {
             ratio(
                 largest.ratio("streaming", to: "floor copy"), limit: 3,
                 name: "streaming transform against its floor at \(objects)")
+            // Issue 16's targets: reported, not gated, until the engine meets them reliably.
+            ratio(
+                largest.ratio("streaming", to: "floor copy"), limit: 1.5,
+                name: "streaming transform against its floor at \(objects)", gated: false)
+            ratio(
+                largest.ratio("in-memory", to: "floor copy"), limit: 2.5,
+                name: "in-memory transform against its floor at \(objects)", gated: false)
+            heapTarget(
+                largest.cells["in-memory"]?.peakHeapBytes?.median, mebibytes: 200,
+                name: "in-memory peak heap at \(objects)")
+            ratio(
+                largest.ratio("verify", to: "streaming"), limit: 0.6,
+                name: "verifying the streaming step against the step at \(objects)", gated: false)
             let heap = largest.cells["streaming"]?.peakHeapBytes?.median
-            targets.append(
-                .init(
-                    name: "streaming peak heap at \(objects)", limit: "≤ 64 MiB",
-                    measured: heap.map(GeneratorBenchmarkReport.mebibytes) ?? "unavailable",
-                    met: heap.map { $0 <= 64 * 1_048_576 }))
+            heapTarget(heap, mebibytes: 64, name: "streaming peak heap at \(objects)")
             if let smallest = results.first, results.count > 1,
                 let small = smallest.cells["streaming"]?.peakHeapBytes?.median
             {
@@ -180,10 +223,10 @@ struct EngineBenchmarkReport: Codable {
         self.targets = targets
     }
 
-    var targetsMet: Bool { targets.allSatisfy { $0.met ?? true } }
+    var targetsMet: Bool { targets.allSatisfy { !$0.gated || $0.met ?? true } }
 
     func table() -> String {
-        let order = ["floor in-place", "in-place", "floor copy", "streaming", "in-memory"]
+        let order = ["floor in-place", "in-place", "floor copy", "streaming", "in-memory", "verify"]
         var lines = ["size        cell              seconds median (min–max)   peak heap median"]
         for result in results {
             for name in order {
@@ -205,9 +248,10 @@ struct EngineBenchmarkReport: Codable {
         }
         lines.append("")
         for target in targets {
-            let verdict = target.met.map { $0 ? "met" : "MISSED" } ?? "not measured"
+            let verdict =
+                target.met.map { $0 ? "met" : target.gated ? "MISSED" : "missed (not gated)" } ?? "not measured"
             lines.append(
-                "\(verdict.padding(toLength: 12, withPad: " ", startingAt: 0)) \(target.name): \(target.measured) (target \(target.limit))"
+                "\(verdict.padding(toLength: 19, withPad: " ", startingAt: 0)) \(target.name): \(target.measured) (target \(target.limit))"
             )
         }
         return lines.joined(separator: "\n")

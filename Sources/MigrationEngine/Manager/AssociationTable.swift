@@ -35,11 +35,10 @@ final class AssociationTable {
     /// - Throws: ``MigrationError`` when either key is outside 1 … ``InputLimits/primaryKey``: a damaged store's
     ///   negative or huge `Z_PK` would otherwise trap here or ask for terabytes.
     func associate(source: Int64, destination: ObjectID) throws(MigrationError) {
-        for (side, key) in [("source", source), ("destination", destination.primaryKey)]
-        where !(1...InputLimits.primaryKey).contains(key) {
-            throw MigrationError(
-                .store,
-                "entity mapping '\(mapping)': \(side) primary key (Z_PK) \(key) is outside 1…\(InputLimits.primaryKey)")
+        // Checked without building anything: this runs once per object.
+        if !(1...InputLimits.primaryKey).contains(source) { throw outOfBounds("source", source) }
+        if !(1...InputLimits.primaryKey).contains(destination.primaryKey) {
+            throw outOfBounds("destination", destination.primaryKey)
         }
         count += 1
         if isIdentity {
@@ -59,6 +58,19 @@ final class AssociationTable {
         if destination.entity != destinationEntity {
             Self.set(&forwardEntity, at: source, to: destination.entity)
         }
+    }
+
+    private func outOfBounds(_ side: String, _ key: Int64) -> MigrationError {
+        MigrationError(
+            .store,
+            "entity mapping '\(mapping)': \(side) primary key (Z_PK) \(key) is outside 1…\(InputLimits.primaryKey)")
+    }
+
+    /// Makes room for source keys up to about `keys` at once, so that the table does not grow by doubling
+    /// (which would leave up to half of it unused, and hold the old and the new copy while it grows).
+    func reserve(sourceKeys keys: Int) {
+        guard isIdentity, keys > 0 else { return }
+        present.reserveCapacity(keys / 64 + 1)
     }
 
     /// The destination objects made from source object `source`, in the order they were made.
@@ -122,8 +134,10 @@ final class AssociationTable {
         array[index] = value
     }
 
-    /// Grows `array` with zeros to at least `count` elements, doubling so that appends stay amortised O(1).
+    /// Grows `array` with zeros to at least `count` elements: into the capacity reserved when it suffices,
+    /// else doubling so that appends stay amortised O(1).
     private static func grow<T: FixedWidthInteger>(_ array: inout [T], to count: Int) {
-        array += repeatElement(0, count: max(count, array.count * 2) - array.count)
+        let target = count <= array.capacity ? array.capacity : max(count, array.count * 2)
+        array += repeatElement(0, count: target - array.count)
     }
 }

@@ -4,26 +4,6 @@ import ObjectModel
 import PersistentStore
 import SQLiteDatabase
 
-/// A destination object whose row is not written yet.
-struct PendingObject {
-    let object: ObjectID
-    let writer: DestinationWriter
-    var values: [SQLiteValue]
-}
-
-/// One edge of a join table, waiting for the save of an in-memory pass.
-struct PendingEdge {
-    let table: JoinTable
-    let owner: Int64
-    let destination: Int64
-    let orderKeys: (Int64?, Int64?)
-}
-
-struct MemoryKey: Hashable {
-    let table: String
-    let primaryKey: Int64
-}
-
 struct OrderCounterKey: Hashable {
     let relationship: String
     let owner: Int64
@@ -68,9 +48,9 @@ final class DestinationWriter {
     }
     func type(of attribute: String) -> AttributeType? { attributeTypes[attribute] }
 
-    func insert(_ object: PendingObject) throws {
-        try inserter.begin(primaryKey: object.object.primaryKey)
-        for (offset, value) in object.values.enumerated() {
+    func insert(primaryKey: Int64, values: [SQLiteValue]) throws {
+        try inserter.begin(primaryKey: primaryKey)
+        for (offset, value) in values.enumerated() {
             try inserter.statement.bind(value, at: Int32(offset + 4))
         }
         try inserter.insert()
@@ -171,24 +151,14 @@ extension MigrationSession {
         let object = ObjectID(
             side: .destination, entity: writer.entityNumber,
             primaryKey: writer.keys.allocate(preferred: preferredPrimaryKey))
-        register(PendingObject(object: object, writer: writer, values: writer.template))
+        register(object, values: writer.template, writer: writer)
         return object
     }
 
-    /// Holds a new object's row until it is written: until the current source object is done (streaming) or
-    /// until the pass saves (in memory).
-    func register(_ pendingObject: PendingObject) {
+    /// Holds a new object's row until the row buffer writes it.
+    func register(_ object: ObjectID, values: [SQLiteValue], writer: DestinationWriter) {
         objectsCreated += 1
-        let object = pendingObject.object
-        let writer = pendingObject.writer
-        let key = object.primaryKey
-        switch options.storage {
-        case .streaming: pending.append(pendingObject)
-        case .inMemory:
-            let memoryKey = MemoryKey(table: writer.table.name, primaryKey: key)
-            memoryObjects[memoryKey] = pendingObject
-            memoryOrder.append(memoryKey)
-        }
+        rows.hold(object, values: values, writer: writer)
     }
 
     /// Writes the rows waiting in batches, before anything reads or updates the destination.
@@ -196,39 +166,11 @@ extension MigrationSession {
         for writer in writers.values { try writer.batch.flush() }
     }
 
-    /// Writes the rows of the objects made by the last `createDestinationInstances` (streaming only).
-    func flushPending() throws {
-        for object in pending { try object.writer.insert(object) }
-        pending.removeAll(keepingCapacity: true)
-    }
-
-    /// Writes every object and edge an in-memory pass kept, in the order they were made.
-    func saveMemoryObjects() throws {
-        for key in memoryOrder {
-            if let object = memoryObjects[key] { try object.writer.insert(object) }
-        }
-        for edge in memoryEdges {
-            try joinInserter(for: edge.table).insert(
-                owner: edge.owner, destination: edge.destination, orderKeys: edge.orderKeys)
-        }
-        memoryObjects = [:]
-        memoryOrder = []
-        memoryEdges = []
-    }
-
-    /// Sets column `slot` of a destination object: in its pending row if it has one, else with an UPDATE.
+    /// Sets column `slot` of a destination object: in its held row if it has one, else with an UPDATE.
     func setColumn(
         _ value: SQLiteValue, slot: Int, column: String, of object: ObjectID, writer: DestinationWriter
     ) throws {
-        let key = MemoryKey(table: writer.table.name, primaryKey: object.primaryKey)
-        if options.storage == .inMemory, memoryObjects[key] != nil {
-            memoryObjects[key]!.values[slot] = value
-            return
-        }
-        if let index = pending.lastIndex(where: { $0.object == object }) {
-            pending[index].values[slot] = value
-            return
-        }
+        if rows.set(value, slot: slot, of: object, writer: writer) { return }
         try flushBatches()
         let sql = "UPDATE \(quoted(writer.table.name)) SET \(quoted(column)) = ? WHERE Z_PK = ?"
         let update = try statements.statement(sql, on: destination.connection)
@@ -292,18 +234,13 @@ extension MigrationSession {
             let isOwner = table.isOwner(relationship.name, of: entity)
             for (position, target) in targets.enumerated() {
                 let edge = PendingEdge(
-                    table: table,
+                    inserter: try joinInserter(for: table),
                     owner: isOwner ? object.primaryKey : target.primaryKey,
                     destination: isOwner ? target.primaryKey : object.primaryKey,
                     orderKeys: isOwner
                         ? (Int64(position + 1), object.primaryKey) : (object.primaryKey, Int64(position + 1)))
                 edgesWritten += 1
-                if options.storage == .inMemory {
-                    memoryEdges.append(edge)
-                } else {
-                    try joinInserter(for: table).insert(
-                        owner: edge.owner, destination: edge.destination, orderKeys: edge.orderKeys)
-                }
+                try rows.add(edge)
             }
         case .none:
             break

@@ -168,7 +168,7 @@ extension MigrationSession: EvaluationContext {
 
     private func lookUp(_ sql: String, _ object: ObjectID, in store: Store) throws -> [SQLiteValue] {
         if store === destination {
-            try flushPending()
+            try rows.writeTransientRows()
             try flushBatches()
         }
         let statement = try statements.statement(sql, on: store.connection)

@@ -37,10 +37,8 @@ public final class MigrationSession {
     // Destination writing.
     var writers: [String: DestinationWriter] = [:]
     var primaryKeys: PrimaryKeyAllocator
-    var pending: [PendingObject] = []
-    var memoryObjects: [MemoryKey: PendingObject] = [:]
-    var memoryOrder: [MemoryKey] = []
-    var memoryEdges: [PendingEdge] = []
+    /// The rows of new objects until they are written, as the storage mode keeps them.
+    let rows: any RowBuffer
     var joinInserters: [String: JoinRowInserter] = [:]
     /// `Entity.relationship` of every destination relationship that some mapping gives an expression.
     var relationshipsWithExpressions: Set<String> = []
@@ -73,6 +71,10 @@ public final class MigrationSession {
         self.passes = passes
         self.primaryKeys = try PrimaryKeyAllocator(source: source, destination: destination, passes: passes)
         self.random = RandomSource(seed: options.seed)
+        switch options.storage {
+        case .streaming: self.rows = StreamingRowBuffer()
+        case .inMemory: self.rows = InMemoryRowBuffer()
+        }
     }
 
     // MARK: - For policies
@@ -99,16 +101,26 @@ public final class MigrationSession {
             try associate(source: source, destination: destination, mapping: mapping)
             return destination
         }
-        // The hot path: the row is computed straight into place, with everything resolved once per mapping.
+        return try createDestinationInstance(for: source, plan: plan, entity: entity)
+    }
+
+    /// The hot path of ``createDestinationInstance(for:mapping:)`` for the current mapping: the row is computed
+    /// straight into place, with everything resolved once per mapping. The pass runner calls it directly for
+    /// the default policy, which would do nothing else.
+    @discardableResult
+    func createDestinationInstance(
+        for source: ObjectID, plan: CompiledEntityMappingPlan, entity: String
+    ) throws -> ObjectID {
         let runtime = try runtime(for: plan, entity: entity)
         let writer = runtime.writer
+        let mapping = plan.mapping
         let destination = ObjectID(
             side: .destination, entity: writer.entityNumber,
             primaryKey: writer.keys.allocate(preferred: source.primaryKey))
         currentDestination = destination
-        if options.storage == .streaming, plan.hasDefaultPolicy, let reader {
-            // Nothing can touch the row before it is written: bind it straight from the source row.
-            try insertDirectly(destination, from: reader, runtime: runtime, mapping: mapping.name)
+        if plan.hasDefaultPolicy, let reader {
+            // Only the engine touches the row: fill it straight from the source row.
+            try writeRow(destination, from: reader, runtime: runtime, mapping: mapping.name)
             try runtime.association.associate(source: source.primaryKey, destination: destination)
             return destination
         }
@@ -121,7 +133,7 @@ public final class MigrationSession {
             let value = try evaluate(target.expression, mapping: mapping.name, property: target.name)
             values[target.slot] = try Self.sqliteValue(value, as: target.type, property: target.property)
         }
-        register(PendingObject(object: destination, writer: writer, values: values))
+        register(destination, values: values, writer: writer)
         try runtime.association.associate(source: source.primaryKey, destination: destination)
         return destination
     }

@@ -19,8 +19,13 @@ extension MigrationSession {
                     try forEachSourceObject(of: sourceEntity, progress: progress) { source in
                         currentDestination = nil
                         if let filter = plan.filter, !(try filter.isSatisfied(in: self)) { return }
-                        try plan.policy.createDestinationInstances(for: source, mapping: plan.mapping, in: self)
-                        if options.storage == .streaming { try flushPending() }
+                        if plan.hasDefaultPolicy, let entity = plan.mapping.destinationEntity {
+                            // What the default policy would do, without handing it the mapping per object.
+                            try createDestinationInstance(for: source, plan: plan, entity: entity)
+                        } else {
+                            try plan.policy.createDestinationInstances(for: source, mapping: plan.mapping, in: self)
+                        }
+                        try rows.writeTransientRows()
                     }
                 }
                 try flushBatches()
@@ -46,10 +51,10 @@ extension MigrationSession {
                 }
                 try plan.policy.endRelationshipCreation(plan.mapping, in: self)
             }
-            if options.storage == .inMemory {
+            if rows.savesAtPassEnd {
                 progress.enter(.save, mapping: nil)
-                try saveMemoryObjects()
             }
+            try rows.save()
             // Stage 3: validation, then the end of every mapping.
             progress.enter(.validate, mapping: nil)
             for plan in pass.mappings {
@@ -65,6 +70,12 @@ extension MigrationSession {
             }
             currentMapping = nil
             currentPolicy = nil
+        }
+        if rows.savesAtPassEnd {
+            // sqlite.org/pragma.html#pragma_shrink_memory: "causes the database connection on which it is invoked
+            // to free up as much memory as it can". The pass's pages are written; a later pass must not hold them
+            // in the page cache beside its own objects.
+            try destination.connection.execute("PRAGMA shrink_memory")
         }
     }
 

@@ -1,0 +1,105 @@
+import Foundation
+import PersistentStore
+
+/// `benchmark engine --scale`: the streaming custom transform at 100,000, 1,000,000 and 10,000,000 objects,
+/// with the fitted exponent of time against size (1 is linear).
+struct EngineScaleBenchmark {
+    static let sizes = [100_000, 1_000_000, 10_000_000]
+
+    let repetitions: Int
+    let folder: URL
+
+    func run() throws -> EngineScaleReport {
+        var results: [EngineSizeResult] = []
+        for size in Self.sizes {
+            let source = folder.appendingPathComponent("scale-\(size).sqlite").path
+            let output = folder.appendingPathComponent("scale-out.sqlite").path
+            let floorStore = folder.appendingPathComponent("scale-floor.sqlite").path
+            try EngineBenchmark.generate(dataset: "Scenarios/datasets/library.yaml", size: size, output: source)
+            var cells: [String: [(seconds: Double, heap: Int?)]] = [:]
+            for repetition in 1...repetitions {
+                printError(
+                    "benchmark engine --scale: size \(ProgressBar.grouped(size)), run \(repetition) of \(repetitions)")
+                cells["floor copy", default: []].append(
+                    try EngineBenchmark.floor("library-v1-v2-copy.sql", store: floorStore, attach: source))
+                Store.remove(at: floorStore)
+                cells["streaming", default: []].append(
+                    try EngineBenchmark.cell(source, mode: "streaming", output: output))
+                Store.remove(at: output)
+            }
+            Store.remove(at: source)
+            results.append(EngineSizeResult(size: size, cells: cells.mapValues(CellSummary.init)))
+        }
+        return EngineScaleReport(results: results)
+    }
+}
+
+/// The scale run's medians, the fitted exponent, and the targets of issue 16.
+struct EngineScaleReport: Codable {
+    let results: [EngineSizeResult]
+    /// The slope of log(time) against log(size), by least squares over the medians.
+    let exponent: Double?
+    let targets: [GeneratorBenchmarkReport.Target]
+
+    init(results: [EngineSizeResult]) {
+        self.results = results
+        let points = results.compactMap { result in
+            result.cells["streaming"].map { (log(Double(result.size)), log($0.seconds.median)) }
+        }
+        exponent = Self.slope(points)
+        var targets: [GeneratorBenchmarkReport.Target] = []
+        let bySize = Dictionary(uniqueKeysWithValues: results.map { ($0.size, $0) })
+        if let million = bySize[1_000_000]?.cells["streaming"],
+            let tenMillion = bySize[10_000_000]?.cells["streaming"]
+        {
+            let time = tenMillion.seconds.median / million.seconds.median
+            targets.append(
+                .init(
+                    name: "streaming time 1,000,000 → 10,000,000", limit: "≤ 11.00×",
+                    measured: String(format: "%.2f×", time), met: time <= 11))
+            let heap = tenMillion.peakHeapBytes.flatMap { ten in million.peakHeapBytes.map { ten.median / $0.median } }
+            targets.append(
+                .init(
+                    name: "streaming peak heap 1,000,000 → 10,000,000", limit: "≤ 1.25×",
+                    measured: heap.map { String(format: "%.2f×", $0) } ?? "unavailable",
+                    met: heap.map { $0 <= 1.25 }))
+        }
+        self.targets = targets
+    }
+
+    var targetsMet: Bool { targets.allSatisfy { $0.met ?? true } }
+
+    /// The least-squares slope through `points`; nil for fewer than two distinct x values.
+    static func slope(_ points: [(x: Double, y: Double)]) -> Double? {
+        guard points.count >= 2 else { return nil }
+        let meanX = points.map(\.x).reduce(0, +) / Double(points.count)
+        let meanY = points.map(\.y).reduce(0, +) / Double(points.count)
+        let spread = points.reduce(0) { $0 + ($1.x - meanX) * ($1.x - meanX) }
+        guard spread > 0 else { return nil }
+        return points.reduce(0) { $0 + ($1.x - meanX) * ($1.y - meanY) } / spread
+    }
+
+    func table() -> String {
+        var lines = ["size        cell              seconds median (min–max)   peak heap median"]
+        for result in results {
+            for name in ["floor copy", "streaming"] {
+                guard let cell = result.cells[name] else { continue }
+                let heap = cell.peakHeapBytes.map { GeneratorBenchmarkReport.mebibytes($0.median) } ?? "—"
+                lines.append(
+                    String(
+                        format: "%-11d %-17@ %7.3f (%.3f–%.3f)          %@", result.size, name, cell.seconds.median,
+                        cell.seconds.min, cell.seconds.max, heap))
+            }
+        }
+        lines.append("")
+        lines.append(
+            "fitted exponent of streaming time against size: " + (exponent.map { String(format: "%.3f", $0) } ?? "—"))
+        for target in targets {
+            let verdict = target.met.map { $0 ? "met" : "MISSED" } ?? "not measured"
+            lines.append(
+                "\(verdict.padding(toLength: 12, withPad: " ", startingAt: 0)) \(target.name): \(target.measured) (target \(target.limit))"
+            )
+        }
+        return lines.joined(separator: "\n")
+    }
+}
