@@ -185,15 +185,21 @@ struct LayoutRuleTests {
     }
 
     /// A column added by an in-place step is appended, as Core Data appends it (H1), even where a fresh table
-    /// would put it earlier: the table is altered, not rebuilt, and reads by name as before.
-    @Test func inPlaceStepAppendsNewColumns() throws {
-        let book = Entity(
+    /// would put it earlier: the table is altered, not rebuilt, and reads by name as before — also when it
+    /// holds a kept foreign key whose to-many inverse is kept (the benchmark's library step).
+    @Test(arguments: [false, true])
+    func inPlaceStepAppendsNewColumns(withAuthor: Bool) throws {
+        var book = Entity(
             name: "Book",
             attributes: [Attribute(name: "title", type: .string), Attribute(name: "pages", type: .integer32)])
+        let author = Entity(
+            name: "Author", attributes: [Attribute(name: "name", type: .string)],
+            relationships: [Relationship(name: "books", destination: "Book", inverse: "author", isToMany: true)])
+        if withAuthor { book.relationships = [Relationship(name: "author", destination: "Author", inverse: "books")] }
         var newer = book
         newer.attributes.append(Attribute(name: "isbn", type: .string, isOptional: true))
-        let v1 = try ModelVersion(name: "V1", entities: [book])
-        let v2 = try ModelVersion(name: "V2", entities: [newer])
+        let v1 = try ModelVersion(name: "V1", entities: withAuthor ? [author, book] : [book])
+        let v2 = try ModelVersion(name: "V2", entities: withAuthor ? [author, newer] : [newer])
         try SampleModels.withTemporaryFolder { folder in
             let path = folder.appendingPathComponent("v1.sqlite").path
             _ = try StoreGenerator(version: v1, dataset: Dataset(), size: 40).generate(at: path)
@@ -201,7 +207,10 @@ struct LayoutRuleTests {
             try FileManager.default.copyItem(atPath: path, toPath: copy)
             _ = try InPlaceMigration(plan: try MappingInference.plan(from: v1, to: v2)).run(storeAt: copy)
             let connection = try Connection(path: copy, mode: .readOnly)
-            #expect(try Self.columns("ZBOOK", connection) == ["Z_PK", "Z_ENT", "Z_OPT", "ZPAGES", "ZTITLE", "ZISBN"])
+            let foreignKey = withAuthor ? ["ZAUTHOR"] : []
+            #expect(
+                try Self.columns("ZBOOK", connection)
+                    == ["Z_PK", "Z_ENT", "Z_OPT", "ZPAGES"] + foreignKey + ["ZTITLE", "ZISBN"])
             #expect(try Self.sql("ZBOOK", connection)?.hasPrefix("CREATE TABLE ZBOOK (") == true, "not rebuilt")
             try Self.expectVerified(v1, v2, path, copy)
         }

@@ -139,9 +139,11 @@ public struct InPlaceMigration: Sendable {
         for column in table.columns {
             guard let counterpart = sourceProperty(of: column, in: table) else { return nil }
             let holders = table.entities.filter { plan.destination.entity($0, isKindOf: column.entity) }
+            // A new foreign key filled from its old inverse, or values to fill or convert: the table is rebuilt.
             let needsValues = holders.contains { holder in
                 column.kind == .foreignKey
-                    ? inverseFill(column.property, of: holder, sourceTable: old, source: source) != nil
+                    ? counterpart == nil
+                        && inverseFill(column.property, of: holder, sourceTable: old, source: source) != nil
                     : requiredDefault(column.property, of: holder) != nil
                         || conversion(column.property, of: holder) != nil
             }
