@@ -1,6 +1,6 @@
 import Foundation
-public import MappingModel
-public import ObjectModel
+import MappingModel
+import ObjectModel
 import ReportModel
 
 /// The mapping models a check migrates with — those given (files or folders) and those found beside an Xcode

@@ -1,7 +1,7 @@
 import MappingModel
 import MigrationEngine
 import ObjectModel
-public import ReportModel
+import ReportModel
 
 extension ModelChecker {
     /// Whether the two versions have identical entity hashes, so that Core Data migrates nothing between them.
