@@ -157,6 +157,23 @@ struct EngineSizeResult: Codable {
         guard let time = cells[cell]?.seconds.median, let base = cells[floor]?.seconds.median else { return nil }
         return time / base
     }
+
+    /// The table of `results`' cells named in `order`, a line each: size, cell, median seconds with their
+    /// range, median peak heap; under a heading line.
+    static func table(_ results: [EngineSizeResult], order: [String]) -> [String] {
+        var lines = ["size        cell              seconds median (min–max)   peak heap median"]
+        for result in results {
+            for name in order {
+                guard let cell = result.cells[name] else { continue }
+                let heap = cell.peakHeapBytes.map { GeneratorBenchmarkReport.mebibytes($0.median) } ?? "—"
+                lines.append(
+                    String(
+                        format: "%-11d %-17@ %7.3f (%.3f–%.3f)          %@", result.size, name, cell.seconds.median,
+                        cell.seconds.min, cell.seconds.max, heap))
+            }
+        }
+        return lines
+    }
 }
 
 struct EngineBenchmarkReport: Codable {
@@ -226,18 +243,8 @@ struct EngineBenchmarkReport: Codable {
     var targetsMet: Bool { targets.allSatisfy { !$0.gated || $0.met ?? true } }
 
     func table() -> String {
-        let order = ["floor in-place", "in-place", "floor copy", "streaming", "in-memory", "verify"]
-        var lines = ["size        cell              seconds median (min–max)   peak heap median"]
-        for result in results {
-            for name in order {
-                guard let cell = result.cells[name] else { continue }
-                let heap = cell.peakHeapBytes.map { GeneratorBenchmarkReport.mebibytes($0.median) } ?? "—"
-                lines.append(
-                    String(
-                        format: "%-11d %-17@ %7.3f (%.3f–%.3f)          %@", result.size, name, cell.seconds.median,
-                        cell.seconds.min, cell.seconds.max, heap))
-            }
-        }
+        var lines = EngineSizeResult.table(
+            results, order: ["floor in-place", "in-place", "floor copy", "streaming", "in-memory", "verify"])
         for name in ["1 pass", "2 passes"] {
             guard let cell = passes[name] else { continue }
             let heap = cell.peakHeapBytes.map { GeneratorBenchmarkReport.mebibytes($0.median) } ?? "—"

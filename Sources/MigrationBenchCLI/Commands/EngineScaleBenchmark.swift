@@ -80,17 +80,7 @@ struct EngineScaleReport: Codable {
     }
 
     func table() -> String {
-        var lines = ["size        cell              seconds median (min–max)   peak heap median"]
-        for result in results {
-            for name in ["floor copy", "streaming"] {
-                guard let cell = result.cells[name] else { continue }
-                let heap = cell.peakHeapBytes.map { GeneratorBenchmarkReport.mebibytes($0.median) } ?? "—"
-                lines.append(
-                    String(
-                        format: "%-11d %-17@ %7.3f (%.3f–%.3f)          %@", result.size, name, cell.seconds.median,
-                        cell.seconds.min, cell.seconds.max, heap))
-            }
-        }
+        var lines = EngineSizeResult.table(results, order: ["floor copy", "streaming"])
         lines.append("")
         lines.append(
             "fitted exponent of streaming time against size: " + (exponent.map { String(format: "%.3f", $0) } ?? "—"))
