@@ -60,12 +60,16 @@ public final class Connection {
 
     /// Opens (or, with `.readWriteCreate`, creates) the database at `path`.
     ///
-    /// The connection uses extended result codes, does not interpret `file:` URIs, and is opened with
-    /// `SQLITE_OPEN_NOMUTEX` (one thread at a time). `":memory:"` opens a private in-memory database.
+    /// The connection uses extended result codes and is opened with `SQLITE_OPEN_NOMUTEX` (one thread at a
+    /// time). `path` is a file name, never a URI: a relative path that starts with `file:` names that file.
+    /// `":memory:"` opens a private in-memory database.
     public init(path: String, mode: OpenMode = .readWriteCreate) throws(SQLiteError) {
         var database: OpaquePointer?
-        let flags = mode.flags | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE
-        let resultCode = sqlite3_open_v2(path, &database, flags, nil)
+        // SQLITE_OPEN_URI lets ATTACH take a URI (attach(readOnly:as:)); sqlite.org/uri.html: with it, "the
+        // filename is interpreted as a URI if it begins with 'file:'" — so such a name is opened as "./file:…".
+        let flags = mode.flags | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_EXRESCODE | SQLITE_OPEN_URI
+        let name = path.hasPrefix("file:") ? "./" + path : path
+        let resultCode = sqlite3_open_v2(name, &database, flags, nil)
         guard resultCode == SQLITE_OK, let database else {
             let message = String(cString: database.map { sqlite3_errmsg($0) } ?? sqlite3_errstr(resultCode))
             // sqlite.org/c3ref/open.html: "Whether or not an error occurs when it is opened, resources associated
@@ -142,6 +146,38 @@ public final class Connection {
             rollbackIfActive()
             throw error
         }
+    }
+
+    /// Attaches the database file at `path` read-only under the schema name `name` (`ATTACH … AS name`), so
+    /// that one statement can read it beside this connection's own; nothing on this connection can write it.
+    ///
+    /// Not inside a transaction (SQLite refuses it there).
+    public func attach(readOnly path: String, as name: String) throws(SQLiteError) {
+        // sqlite.org/uri.html: "mode=ro" opens the file read-only; '?', '#' and '%' in the path must be escaped.
+        var uri = "file:"
+        for byte in path.utf8 {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "/"), UInt8(ascii: "."), UInt8(ascii: "-"),
+                UInt8(ascii: "_"), UInt8(ascii: "~"):
+                uri.unicodeScalars.append(Unicode.Scalar(byte))
+            default:
+                let hex = Array("0123456789ABCDEF")
+                uri += "%\(hex[Int(byte >> 4)])\(hex[Int(byte & 0xf)])"
+            }
+        }
+        uri += "?mode=ro"
+        precondition(name.allSatisfy { $0.isASCII && ($0.isLetter || $0 == "_") }, "not a schema name: \(name)")
+        try withPreparedStatement("ATTACH DATABASE ? AS \(name)") { statement throws(SQLiteError) in
+            try statement.bind(uri, at: 1)
+            try statement.run()
+        }
+    }
+
+    /// Detaches the database attached as `name`.
+    public func detach(_ name: String) throws(SQLiteError) {
+        precondition(name.allSatisfy { $0.isASCII && ($0.isLetter || $0 == "_") }, "not a schema name: \(name)")
+        try execute("DETACH DATABASE \(name)")
     }
 
     /// The rowid of the most recent successful `INSERT` on this connection (`sqlite3_last_insert_rowid`).

@@ -5,7 +5,7 @@ import CSQLite
 /// sqlite.org/c3ref/bind_blob.html: "If the fifth argument has the value SQLITE_TRANSIENT, then SQLite makes
 /// its own private copy of the data immediately, before the sqlite3_bind_*() routine returns." So buffers
 /// passed to the bind functions only need to live for the duration of the call.
-private var sqliteTransient: sqlite3_destructor_type {
+var sqliteTransient: sqlite3_destructor_type {
     unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 }
 
