@@ -22,6 +22,12 @@ public struct CompiledExpression: Sendable {
     public let constantValue: ExpressionValue?
     /// What the expression is — a source key path, a constant, a relationship carried across, or anything else.
     package let shape: ExpressionShape
+    /// Whether the value depends only on the current source object's stored attributes and constants — no
+    /// `$destination`, relationship, `FUNCTION` or `uuid()` — so that it can be computed from the source row
+    /// alone, in any order, with a context that offers nothing else.
+    package let readsOnlySourceAttributes: Bool
+    /// The same text value as SQL over the source row, when SQLite can compute it exactly (see ``SQLForm``).
+    package let sqlForm: SQLForm?
     private let run: Evaluator
 
     init(
@@ -31,6 +37,8 @@ public struct CompiledExpression: Sendable {
         property: String?,
         constantValue: ExpressionValue?,
         shape: ExpressionShape,
+        readsOnlySourceAttributes: Bool,
+        sqlForm: SQLForm?,
         run: @escaping Evaluator
     ) {
         self.text = text
@@ -39,6 +47,8 @@ public struct CompiledExpression: Sendable {
         self.property = property
         self.constantValue = constantValue
         self.shape = shape
+        self.readsOnlySourceAttributes = readsOnlySourceAttributes
+        self.sqlForm = sqlForm
         self.run = run
     }
 

@@ -41,9 +41,20 @@ package struct ExpressionCompiler {
             throw located(error)
         }
         let typed = try finish(try compile(syntax), syntax: syntax)
+        let sourceEntity = scope.entityMapping.sourceEntity
+        let rowLocal = syntax.readsOnlySourceAttributes { key in
+            sourceEntity.flatMap { scope.environment.attributeSlot(entity: $0, attribute: key) } != nil
+        }
+        let sqlForm = SQLForm.of(syntax) { key in
+            guard let entity = sourceEntity, let attribute = scope.source.attribute(key, of: entity),
+                let slot = scope.environment.attributeSlot(entity: entity, attribute: key)
+            else { return nil }
+            return (slot, attribute.type)
+        }
         return CompiledExpression(
             text: text, type: typed.type, mapping: scope.entityMapping.name, property: scope.property,
-            constantValue: typed.constant, shape: .of(syntax, constant: typed.constant), run: typed.run)
+            constantValue: typed.constant, shape: .of(syntax, constant: typed.constant),
+            readsOnlySourceAttributes: rowLocal, sqlForm: typed.constant == nil ? sqlForm : nil, run: typed.run)
     }
 
     // MARK: - Errors

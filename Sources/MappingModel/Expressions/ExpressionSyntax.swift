@@ -43,6 +43,39 @@ indirect enum ExpressionSyntax {
         return deepest
     }
 
+    /// Whether the value depends on nothing but constants and `$source.attribute` reads for which
+    /// `isSourceAttribute` holds: no `$destination`, no relationship, no `FUNCTION`, no `uuid()` (whose values
+    /// depend on the order of evaluation). Walked without recursion, like ``depth``.
+    func readsOnlySourceAttributes(_ isSourceAttribute: (String) -> Bool) -> Bool {
+        var pending: [ExpressionSyntax] = [self]
+        while let node = pending.popLast() {
+            switch node {
+            case .literal:
+                continue
+            case .variable(let name, _):
+                guard name == "entityMapping" || name == "propertyMapping" else { return false }
+            case .member(.variable("source", _), let key, _):
+                guard isSourceAttribute(key) else { return false }
+            case .member(let base, _, _):
+                // `$entityMapping.userInfo.key` and the like are constants; any other path crosses objects.
+                var root = base
+                while case .member(let inner, _, _) = root { root = inner }
+                guard case .variable(let name, _) = root, name == "entityMapping" || name == "propertyMapping"
+                else { return false }
+            case .unary(_, let operand, _):
+                pending.append(operand)
+            case .binary(_, let left, let right, _):
+                pending += [left, right]
+            case .conditional(let condition, let then, let otherwise, _):
+                pending += [condition, then, otherwise]
+            case .call(let name, let arguments, _):
+                guard name != "FUNCTION" && name != "uuid" else { return false }
+                pending += arguments
+            }
+        }
+        return true
+    }
+
     /// The column where the node's text starts.
     var start: Int {
         switch self {
