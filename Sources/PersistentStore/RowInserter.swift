@@ -14,7 +14,7 @@ public final class RowInserter {
     /// The number of bound property parameters (excluding `Z_PK`, `Z_ENT`, `Z_OPT`).
     public let propertyCount: Int32
     /// The columns written, `Z_PK`, `Z_ENT` and `Z_OPT` first, in parameter order.
-    let columnNames: [String]
+    public let columnNames: [String]
 
     private let entityNumber: Int64
     private let parameters: [String: Int32]

@@ -1,5 +1,6 @@
 import MappingModel
 import ObjectModel
+import SQLiteDatabase
 
 /// The source ↔ destination associations of one entity mapping, in both directions.
 ///
@@ -17,12 +18,16 @@ final class AssociationTable {
     let destinationEntity: Int32
 
     private var isIdentity = true
-    private var present: [UInt64] = []  // identity: bit per source pk
+    /// Identity: a bit per source primary key.
+    private var present = KeyBitmap(limit: InputLimits.primaryKey)
     private var forward: [Int64] = []  // dense: source pk → first destination pk, 0 for none
     private var forwardEntity: [Int32] = []  // dense: used only when a destination is not of `destinationEntity`
     private var reverse: [Int64] = []  // dense: destination pk → source pk, 0 for none
     private var extra: [Int64: [ObjectID]] = [:]
-    private(set) var count = 0
+    private var denseCount = 0
+
+    /// The number of associations.
+    var count: Int { isIdentity ? present.count : denseCount }
 
     init(mapping: String, sourceEntity: Int32, destinationEntity: Int32) {
         self.mapping = mapping
@@ -40,14 +45,14 @@ final class AssociationTable {
         if !(1...InputLimits.primaryKey).contains(destination.primaryKey) {
             throw outOfBounds("destination", destination.primaryKey)
         }
-        count += 1
         if isIdentity {
             if destination.primaryKey == source && destination.entity == destinationEntity && !contains(source) {
-                Self.set(&present, bit: source)
+                present.insert(source)
                 return
             }
             becomeDense()
         }
+        denseCount += 1
         Self.set(&reverse, at: destination.primaryKey, to: source)
         let index = Int(source)
         if index < forward.count, forward[index] != 0 {
@@ -60,7 +65,8 @@ final class AssociationTable {
         }
     }
 
-    private func outOfBounds(_ side: String, _ key: Int64) -> MigrationError {
+    /// The error for a key that no association can index.
+    func outOfBounds(_ side: String, _ key: Int64) -> MigrationError {
         MigrationError(
             .store,
             "entity mapping '\(mapping)': \(side) primary key (Z_PK) \(key) is outside 1…\(InputLimits.primaryKey)")
@@ -70,8 +76,12 @@ final class AssociationTable {
     /// (which would leave up to half of it unused, and hold the old and the new copy while it grows).
     func reserve(sourceKeys keys: Int) {
         guard isIdentity, keys > 0 else { return }
-        present.reserveCapacity(keys / 64 + 1)
+        present.reserve(upTo: Int64(keys))
     }
+
+    /// The identity bits, while every association so far keeps its source key in the destination entity: SQL
+    /// functions then associate and look up straight in them (``BulkInstanceCreation``).
+    var identityKeys: KeyBitmap? { isIdentity ? present : nil }
 
     /// The destination objects made from source object `source`, in the order they were made.
     func destinations(ofSource source: Int64) -> [ObjectID] {
@@ -101,31 +111,22 @@ final class AssociationTable {
 
     /// Bytes held, for the report.
     var footprint: Int {
-        present.capacity * 8 + (forward.capacity + reverse.capacity) * 8 + forwardEntity.capacity * 4
+        present.footprint + (forward.capacity + reverse.capacity) * 8 + forwardEntity.capacity * 4
             + extra.count * 64
     }
 
     private func contains(_ key: Int64) -> Bool {
-        let word = Int(key >> 6)
-        return word < present.count && present[word] & (1 << UInt64(key & 63)) != 0
+        present.contains(key)
     }
 
     private func becomeDense() {
         isIdentity = false
-        for (word, bits) in present.enumerated() where bits != 0 {
-            for bit in 0..<64 where bits & (1 << UInt64(bit)) != 0 {
-                let key = Int64(word * 64 + bit)
-                Self.set(&forward, at: key, to: key)
-                Self.set(&reverse, at: key, to: key)
-            }
+        denseCount = present.count
+        present.forEach { key in
+            Self.set(&forward, at: key, to: key)
+            Self.set(&reverse, at: key, to: key)
         }
-        present = []
-    }
-
-    private static func set(_ words: inout [UInt64], bit key: Int64) {
-        let word = Int(key >> 6)
-        if word >= words.count { grow(&words, to: word + 1) }
-        words[word] |= 1 << UInt64(key & 63)
+        present = KeyBitmap(limit: InputLimits.primaryKey)
     }
 
     private static func set<T: FixedWidthInteger>(_ array: inout [T], at key: Int64, to value: T) {

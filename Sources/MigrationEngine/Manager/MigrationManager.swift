@@ -51,6 +51,10 @@ public struct MigrationManager: Sendable {
         public let objects: [String: Int]
         /// Bytes held by the association tables at the end.
         public let associationBytes: Int
+        /// The entity mappings whose instances SQLite made from the attached source, one `INSERT … SELECT` per
+        /// range of keys, rather than object by object (streaming storage, default policy, expressions that
+        /// read only the source row).
+        public let mappingsRunInSQL: [String]
     }
 
     /// Checks every mapping model against the two versions and compiles its expressions, before anything runs.
@@ -95,6 +99,7 @@ public struct MigrationManager: Sendable {
                 counter.startPass(index + 1)
                 try session.runPass(index, progress: counter)
             }
+            try session.detachSource()
             try destinationStore.finishBulkLoad()
             counter.finish()
             return Report(
@@ -104,7 +109,8 @@ public struct MigrationManager: Sendable {
                 objects: try destinationStore.objectCounts().filter {
                     destination.entity(named: $0.key)?.isAbstract == false
                 },
-                associationBytes: session.associations.values.reduce(0) { $0 + $1.footprint })
+                associationBytes: session.associations.values.reduce(0) { $0 + $1.footprint },
+                mappingsRunInSQL: session.mappingsRunInSQL.sorted())
         } catch {
             Store.remove(at: destinationPath)
             throw error

@@ -61,6 +61,10 @@ public final class MigrationSession {
     /// The objects ``FindOrCreatePolicy`` shares, by entity and key attribute, then value: one per value for
     /// the whole migration, whichever entity mapping made it (a car and a sports car share one maker).
     var sharedObjects: [String: [ExpressionValue: ObjectID]] = [:]
+    /// Whether the source store is attached to the destination connection (see ``BulkInstanceCreation``).
+    var sourceAttached = false
+    /// The entity mappings whose stage 1 ran as ``BulkInstanceCreation``.
+    var mappingsRunInSQL: Set<String> = []
 
     init(source: Store, destination: Store, passes: [CompiledPass], options: MigrationOptions) throws {
         self.sourceVersion = source.version
@@ -238,12 +242,17 @@ public final class MigrationSession {
     func evaluate(_ expression: CompiledExpression, mapping: String, property: String) throws -> ExpressionValue {
         do {
             return try expression.evaluate(in: self)
-        } catch let error as MigrationError {
-            throw error
         } catch {
-            let object = currentSource.map { " (source object \($0.primaryKey))" } ?? ""
-            throw MigrationError(.evaluation, "mapping '\(mapping)', property '\(property)'\(object): \(error)")
+            throw Self.evaluationFailure(error, mapping: mapping, property: property, source: currentSource?.primaryKey)
         }
+    }
+
+    /// `error`, thrown while evaluating `property` of `mapping` for the source object with key `source`, as the
+    /// migration reports it: a ``MigrationError`` as it is, anything else named with where it happened.
+    static func evaluationFailure(_ error: any Error, mapping: String, property: String, source: Int64?) -> any Error {
+        if error is MigrationError { return error }
+        let object = source.map { " (source object \($0))" } ?? ""
+        return MigrationError(.evaluation, "mapping '\(mapping)', property '\(property)'\(object): \(error)")
     }
 
     func destinationEntityName(_ object: ObjectID) throws -> String {

@@ -9,13 +9,19 @@ extension MigrationSession {
         currentPass = index
         let pass = passes[index]
         if index > 0 && options.crossPassRelationships == .coreData { forgetAssociations() }
+        attachSourceForBulkCreation()
         try destination.connection.transaction(.immediate) {
             // Stage 1: destination instances, mapping after mapping.
             for plan in pass.mappings {
                 enter(plan)
                 try plan.policy.begin(plan.mapping, in: self)
                 progress.enter(.createInstances, mapping: plan.mapping.name)
-                if plan.mapping.kind != .remove, let sourceEntity = plan.mapping.sourceEntity {
+                if plan.mapping.kind != .remove, let bulk = try bulkInstanceCreation(for: plan) {
+                    try rows.writeTransientRows()
+                    try flushBatches()
+                    try bulk.run(progress: progress)
+                    mappingsRunInSQL.insert(plan.mapping.name)
+                } else if plan.mapping.kind != .remove, let sourceEntity = plan.mapping.sourceEntity {
                     try forEachSourceObject(of: sourceEntity, progress: progress) { source in
                         currentDestination = nil
                         if let filter = plan.filter, !(try filter.isSatisfied(in: self)) { return }
@@ -77,6 +83,38 @@ extension MigrationSession {
             // in the page cache beside its own objects.
             try destination.connection.execute("PRAGMA shrink_memory")
         }
+    }
+
+    /// Attaches the source store read-only to the destination connection, once, so that stage 1 can run as
+    /// ``BulkInstanceCreation``; streaming storage only. Where SQLite cannot attach it, every mapping takes the
+    /// row-by-row path, which gives the same store.
+    private func attachSourceForBulkCreation() {
+        guard !rows.savesAtPassEnd, !sourceAttached else { return }
+        sourceAttached =
+            (try? destination.connection.attach(readOnly: source.path, as: BulkInstanceCreation.sourceSchema)) != nil
+        if sourceAttached {
+            // sqlite.org/mmap.html: reading through memory-mapped I/O saves a copy per page (about 4 % of this
+            // step at 1,000,000 objects, measured). The source is only read; the destination, being written,
+            // gains nothing from it (measured) and keeps ordinary I/O.
+            try? destination.connection.execute(
+                "PRAGMA \(BulkInstanceCreation.sourceSchema).mmap_size = \(BulkInstanceCreation.sourceMapBytes)")
+        }
+    }
+
+    /// Detaches the source attached for ``BulkInstanceCreation``, when the passes are done.
+    func detachSource() throws {
+        guard sourceAttached else { return }
+        try destination.connection.detach(BulkInstanceCreation.sourceSchema)
+        sourceAttached = false
+    }
+
+    /// `plan`'s stage 1 as one statement per range of source keys, when the source is attached and the mapping
+    /// allows it (see ``BulkInstanceCreation``).
+    private func bulkInstanceCreation(for plan: CompiledEntityMappingPlan) throws -> BulkInstanceCreation? {
+        guard sourceAttached, plan.hasDefaultPolicy, let entity = plan.mapping.destinationEntity,
+            plan.mapping.sourceEntity != nil
+        else { return nil }
+        return try BulkInstanceCreation.make(plan: plan, runtime: try runtime(for: plan, entity: entity), session: self)
     }
 
     /// After a mapping's stage 1: if no later mapping (of this pass or a later one) reads the same source

@@ -36,11 +36,16 @@ final class ProgressCounter {
         }
     }
 
-    /// `count` units done at once (work that turned out not to be needed).
-    func skip(_ count: Int) throws {
+    /// `count` units done at once; checks for cancellation.
+    func advance(by count: Int) throws {
         completed += count
         if shouldCancel() { throw MigrationError(.cancelled, "the migration was cancelled") }
         send()
+    }
+
+    /// `count` units done at once (work that turned out not to be needed).
+    func skip(_ count: Int) throws {
+        try advance(by: count)
     }
 
     func finish() {

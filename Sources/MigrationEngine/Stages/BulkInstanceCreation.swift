@@ -1,0 +1,329 @@
+import Foundation
+import MappingModel
+import ObjectModel
+import PersistentStore
+import SQLiteDatabase
+
+/// Stage 1 of a default-policy entity mapping run inside SQLite: one `INSERT … SELECT` from the attached
+/// source table per range of source keys, instead of reading each source row into Swift and binding it back.
+///
+/// It makes exactly the rows the row-by-row path would (``MigrationSession/writeRow(_:from:runtime:mapping:)``):
+/// source columns are copied by SQLite as they are stored, constants bound once, and the rest computed by the
+/// session's own code through SQL functions the statement calls per row — the destination key and the
+/// association, each stage-1 foreign key through the target's associations, each expression evaluated with the
+/// same compiled code. Only mappings whose every expression reads nothing but the source row's attributes
+/// (``CompiledExpression/readsOnlySourceAttributes``) run here: nothing else can observe the order in which
+/// SQLite computes a row's columns.
+///
+/// Streaming storage only: in memory, rows wait for the save by definition.
+final class BulkInstanceCreation {
+    /// The schema name the source store is attached under on the destination connection.
+    static let sourceSchema = "migration_source"
+    /// The most of the source file read through memory-mapped I/O: SQLite's own ceiling (`SQLITE_MAX_MMAP_SIZE`).
+    static let sourceMapBytes = 0x7fff_0000
+    private static let insertKeyFunction = "migrationbench_insert_key"
+    private static let memberFunction = "migrationbench_member"
+    /// Source keys per statement: the progress and cancellation grain.
+    static let keysPerStatement: Int64 = 4_096
+
+    private unowned let session: MigrationSession
+    private let connection: Connection
+    private let functions: RowFunctions
+    private let hasFilter: Bool
+    private let sourceTable: String
+    private let statement: Statement
+    private let runtime: MappingRuntime
+    /// The bitmap functions registered, and for each membership function its bitmap (whose hits are edges).
+    private let bitmapFunctions: [(name: String, counts: KeyBitmap?)]
+
+    /// The bulk form of `plan`'s stage 1, or nil when some part of the mapping needs the row-by-row path.
+    static func make(
+        plan: CompiledEntityMappingPlan, runtime: MappingRuntime, session: MigrationSession
+    ) throws -> BulkInstanceCreation? {
+        guard plan.hasDefaultPolicy, let sourceEntity = plan.mapping.sourceEntity,
+            plan.filter?.readsOnlySourceAttributes ?? true,
+            runtime.evaluated.allSatisfy({
+                $0.expression.constantValue != nil || $0.expression.readsOnlySourceAttributes
+            })
+        else { return nil }
+        return try BulkInstanceCreation(plan: plan, runtime: runtime, session: session, sourceEntity: sourceEntity)
+    }
+
+    private init(
+        plan: CompiledEntityMappingPlan, runtime: MappingRuntime, session: MigrationSession, sourceEntity: String
+    ) throws {
+        let source = session.source.layout
+        let columns = ReaderColumns(entity: sourceEntity, version: session.sourceVersion)
+        let table = source.table(for: sourceEntity)
+        func sourceColumn(_ property: String) -> String {
+            "s." + quoted(table.column(for: property, of: sourceEntity, version: session.sourceVersion)!.name)
+        }
+        // Per row: the source key, then every stored attribute in slot order (what `$source.x` reads).
+        let rowArguments = (["s.Z_PK"] + columns.properties.prefix(columns.attributeTypes.count).map(sourceColumn))
+            .joined(separator: ", ")
+        var constants: [SQLiteValue] = []
+        // While the associations are identity bits, the keys go straight into them, by functions that touch
+        // nothing else (``KeyBitmap``); otherwise through the session's own code.
+        var bitmaps: [(name: String, bitmap: KeyBitmap, inserts: Bool)] = []
+        var objectKey = "\(RowFunctions.object)(s.Z_PK)"
+        if runtime.writer.keys.preserving, let keys = runtime.association.identityKeys, keys.count == 0 {
+            bitmaps.append((Self.insertKeyFunction, keys, true))
+            objectKey = "\(Self.insertKeyFunction)(s.Z_PK)"
+        }
+        var values = [objectKey, String(runtime.writer.entityNumber), "1"]
+        for fill in runtime.fills {
+            switch fill {
+            case .value(let value):
+                constants.append(value)
+                values.append("?\(constants.count + 2)")
+            case .copy(let column):
+                values.append(sourceColumn(columns.properties[Int(column) - 1]))
+            case .foreignKey(let index):
+                let column = columns.properties[runtime.foreignKeys[index].column]
+                if let keys = runtime.foreignKeys[index].table.identityKeys {
+                    let name = "\(Self.memberFunction)_\(index)"
+                    bitmaps.append((name, keys, false))
+                    values.append("\(name)(\(sourceColumn(column)))")
+                } else {
+                    values.append("\(RowFunctions.foreignKey)(\(index), \(sourceColumn(column)))")
+                }
+            case .evaluated(let index):
+                let target = runtime.evaluated[index]
+                if let constant = target.expression.constantValue {
+                    constants.append(
+                        try MigrationSession.sqliteValue(constant, as: target.type, property: target.property))
+                    values.append("?\(constants.count + 2)")
+                } else if let form = target.expression.sqlForm, target.type == .string {
+                    // SQLite computes it; a row whose columns hold something unexpected goes to Swift.
+                    let attribute = { (slot: Int) in sourceColumn(columns.properties[slot]) }
+                    let inSQL = form.sql(column: attribute)
+                    values.append(
+                        form.guardSQL(column: attribute).map {
+                            "CASE WHEN \($0) THEN \(inSQL) ELSE \(RowFunctions.value)(\(index), \(rowArguments)) END"
+                        } ?? inSQL)
+                } else {
+                    values.append("\(RowFunctions.value)(\(index), \(rowArguments))")
+                }
+            }
+        }
+        let writer = runtime.writer
+        // In a CASE, so that the filter sees only rows of its own entity, whatever order SQLite tests terms in.
+        let entityNumber = source.entityNumbers[sourceEntity]!
+        let filterClause =
+            plan.filter == nil
+            ? "" : " AND CASE WHEN s.Z_ENT = \(entityNumber) THEN \(RowFunctions.value)(-1, \(rowArguments)) END"
+        let sql =
+            "INSERT INTO main.\(quoted(writer.table.name)) (\(writer.inserter.columnNames.map(quoted).joined(separator: ", "))) "
+            + "SELECT \(values.joined(separator: ", ")) FROM \(Self.sourceSchema).\(quoted(table.name)) AS s "
+            + "WHERE s.Z_ENT = \(entityNumber) AND s.Z_PK BETWEEN ?1 AND ?2\(filterClause) "
+            + "ORDER BY s.Z_PK"
+        self.sourceTable = table.name
+        self.hasFilter = plan.filter != nil
+        self.connection = session.destination.connection
+        let context = SourceRowContext(
+            entity: Int32(entityNumber), attributeTypes: columns.attributeTypes, now: session.options.now)
+        self.session = session
+        self.functions = RowFunctions(runtime: runtime, filter: plan.filter, context: context)
+        try functions.register(on: connection)
+        for (name, bitmap, inserts) in bitmaps {
+            if inserts {
+                try connection.registerInsertion(name, into: bitmap)
+            } else {
+                try connection.registerMembership(name, of: bitmap)
+            }
+        }
+        self.bitmapFunctions = bitmaps.map { ($0.name, $0.inserts ? nil : $0.bitmap) }
+        self.statement = try connection.prepare(sql)
+        self.runtime = runtime
+        for (offset, value) in constants.enumerated() { try statement.bind(value, at: Int32(offset + 3)) }
+    }
+
+    /// Makes every destination instance of the mapping, range by range, advancing `progress` by the source
+    /// objects done.
+    func run(progress: ProgressCounter) throws {
+        let bounds = try connection.withStatement(
+            "SELECT MIN(Z_PK), MAX(Z_PK) FROM \(Self.sourceSchema).\(quoted(sourceTable))"
+        ) { statement in
+            try statement.step() ? (statement.value(0).int64, statement.value(1).int64) : (nil, nil)
+        }
+        guard let lowest = bounds.0, let highest = bounds.1 else { return }
+        var start = lowest
+        while start <= highest {
+            let end = start + min(Self.keysPerStatement - 1, highest - start)
+            try statement.bind(start, at: 1)
+            try statement.bind(end, at: 2)
+            let outcome = functions.outcome
+            (outcome.edgesWritten, outcome.filtered) = (0, 0)
+            for case let bitmap? in bitmapFunctions.map(\.counts) { bitmap.resetHits() }
+            do {
+                try statement.run()
+            } catch {
+                if let key = runtime.association.identityKeys?.rejectedKey {
+                    // What the association would have said of that key on the row-by-row path.
+                    throw runtime.association.outOfBounds("source", key)
+                }
+                throw outcome.failure ?? error
+            }
+            session.objectsCreated += connection.changes
+            session.edgesWritten += outcome.edgesWritten
+            for case let bitmap? in bitmapFunctions.map(\.counts) { session.edgesWritten += bitmap.hits }
+            try progress.advance(by: hasFilter ? outcome.filtered : connection.changes)
+            if end == highest { break }
+            start = end + 1
+        }
+    }
+
+    deinit {
+        // The functions call back into objects of this migration: they must not outlive this statement.
+        functions.remove(from: connection)
+        for function in bitmapFunctions { try? connection.removeFunction(function.name, argumentCount: 1) }
+    }
+}
+
+/// The SQL functions a ``BulkInstanceCreation`` statement calls per row, each doing what the row-by-row path
+/// does for that part of the row. Each closure holds just the objects it uses: they run once per row.
+private final class RowFunctions {
+    static let object = "migrationbench_object"
+    static let foreignKey = "migrationbench_foreign_key"
+    static let value = "migrationbench_value"
+
+    /// What the calls found, kept apart from the closures so that they can count without holding the session.
+    final class Outcome {
+        /// The first error a call met; SQLite carries only its text.
+        var failure: (any Error)?
+        var edgesWritten = 0
+        /// Source rows the filter looked at.
+        var filtered = 0
+
+        /// Runs `body`; a thrown error is kept for the statement's caller and fails the statement.
+        func guarded(_ call: FunctionCall, _ body: () throws -> Void) {
+            do {
+                try body()
+            } catch {
+                if failure == nil { failure = error }
+                call.fail(String(describing: error))
+            }
+        }
+    }
+
+    let outcome = Outcome()
+    private let runtime: MappingRuntime
+    private let filter: CompiledExpression?
+    private let context: SourceRowContext
+
+    init(runtime: MappingRuntime, filter: CompiledExpression?, context: SourceRowContext) {
+        self.runtime = runtime
+        self.filter = filter
+        self.context = context
+    }
+
+    func register(on connection: Connection) throws {
+        let outcome = outcome
+        // `object(sourceKey)`: allocates the destination key and associates it with the source object.
+        let keys = runtime.writer.keys
+        let entity = runtime.writer.entityNumber
+        let association = runtime.association
+        try connection.registerFunction(Self.object, argumentCount: 1) { call in
+            outcome.guarded(call) {
+                let source = call.int64(at: 0)
+                let destination = ObjectID(
+                    side: .destination, entity: entity, primaryKey: keys.allocate(preferred: source))
+                try association.associate(source: source, destination: destination)
+                call.result(destination.primaryKey)
+            }
+        }
+        // `foreign_key(index, sourceForeignKey)`: the stage-1 foreign key `index`, through the target's associations.
+        let targets = runtime.foreignKeys.map(\.table)
+        try connection.registerFunction(Self.foreignKey, argumentCount: 2) { call in
+            guard call.value(at: 1).int64 != nil,
+                let target = targets[Int(call.int64(at: 0))].firstDestination(ofSource: call.int64(at: 1))
+            else { return call.result(.null) }
+            outcome.edgesWritten += 1
+            call.result(target.primaryKey)
+        }
+        // `value(index, sourceKey, attributes…)`: evaluated expression `index`, or the filter for −1.
+        let context = context
+        let evaluated = runtime.evaluated
+        let filter = filter
+        let mapping = runtime.name
+        try connection.registerFunction(Self.value, argumentCount: -1) { call in
+            outcome.guarded(call) {
+                context.call = call
+                defer { context.call = nil }
+                let index = Int(call.int64(at: 0))
+                guard index >= 0, index < evaluated.count else {
+                    outcome.filtered += 1
+                    return call.result(try filter?.isSatisfied(in: context) == true ? 1 : 0)
+                }
+                let target = evaluated[index]
+                let value: ExpressionValue
+                do {
+                    value = try target.expression.evaluate(in: context)
+                } catch {
+                    throw MigrationSession.evaluationFailure(
+                        error, mapping: mapping, property: target.name, source: call.int64(at: 1))
+                }
+                call.result(try MigrationSession.sqliteValue(value, as: target.type, property: target.property))
+            }
+        }
+    }
+
+    func remove(from connection: Connection) {
+        try? connection.removeFunction(Self.object, argumentCount: 1)
+        try? connection.removeFunction(Self.foreignKey, argumentCount: 2)
+        try? connection.removeFunction(Self.value, argumentCount: -1)
+    }
+}
+
+/// `$source` as the bulk statement's functions see it: the current call's arguments are the source row
+/// (key first, then the stored attributes in slot order). Offers nothing but what
+/// ``CompiledExpression/readsOnlySourceAttributes`` expressions read.
+private final class SourceRowContext: EvaluationContext {
+    let entity: Int32
+    let attributeTypes: [AttributeType]
+    let now: Double
+    var call: FunctionCall?
+
+    init(entity: Int32, attributeTypes: [AttributeType], now: Double) {
+        self.entity = entity
+        self.attributeTypes = attributeTypes
+        self.now = now
+    }
+
+    func sourceValue(slot: Int) -> ExpressionValue {
+        guard let call, slot < attributeTypes.count else { return .null }
+        // Argument 0 says what to compute, 1 is the key, the attributes follow.
+        return MigrationSession.expressionValue(call.value(at: Int32(slot + 2)), as: attributeTypes[slot])
+    }
+
+    func sourceObject() -> ObjectID? {
+        call.map { ObjectID(side: .source, entity: entity, primaryKey: $0.int64(at: 1)) }
+    }
+
+    func destinationObject() -> ObjectID? { nil }
+
+    func value(of object: ObjectID, keyPath: [String]) throws -> ExpressionValue {
+        throw Self.outsideTheRow("the key path \(keyPath.joined(separator: "."))")
+    }
+
+    func destinationInstances(entityMapping: String, sources: ExpressionValue) throws -> ExpressionValue {
+        throw Self.outsideTheRow("destinationInstancesForEntityMappingNamed:")
+    }
+
+    func destinationInstances(sourceRelationship: String, sources: ExpressionValue) throws -> ExpressionValue {
+        throw Self.outsideTheRow("destinationInstancesForSourceRelationshipNamed:")
+    }
+
+    func callPolicy(selector: String, arguments: [ExpressionValue]) throws -> ExpressionValue {
+        throw Self.outsideTheRow("the policy's \(selector)")
+    }
+
+    func makeUUID() -> UUID {
+        preconditionFailure("uuid() does not read only the source row")
+    }
+
+    /// What ``CompiledExpression/readsOnlySourceAttributes`` rules out: reaching it is a bug in that rule.
+    private static func outsideTheRow(_ what: String) -> MigrationError {
+        MigrationError(.evaluation, "internal error: \(what) was reached from an expression said to read only its row")
+    }
+}

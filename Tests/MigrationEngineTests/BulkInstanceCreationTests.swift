@@ -1,0 +1,133 @@
+import DataGeneration
+import Foundation
+import MappingModel
+import ObjectModel
+import PersistentStore
+import SQLiteDatabase
+import TestFixtures
+import Testing
+
+@testable import MigrationEngine
+
+/// Streaming storage runs default-policy mappings inside SQLite (``BulkInstanceCreation``); in-memory storage
+/// makes every object in Swift. The two must give the same store, the same counts and the same errors, for
+/// ordinary and for damaged values.
+@Suite("Bulk instance creation", .serialized)
+struct BulkInstanceCreationTests {
+    /// V2 without genres: `Book.title` renamed `name`, `Book.code` added.
+    static func destination() throws -> ModelVersion {
+        var book = try Library.v2().entity(named: "Book")!
+        book.relationships.removeAll { $0.name == "genre" }
+        return try ModelVersion(name: "V2", entities: [Library.author, book])
+    }
+
+    /// The inferred mapping, with `code` computed by `code` and books filtered by `filter`.
+    static func mapping(code: String, filter: String? = nil) throws -> MappingModel {
+        var model = try MappingInference.infer(from: try Library.v1(), to: try destination())
+        let index = model.entityMappings.firstIndex { $0.destinationEntity == "Book" }!
+        model.entityMappings[index].kind = .transform
+        model.entityMappings[index].sourceFilter = filter
+        model.entityMappings[index].attributeMappings.removeAll { $0.name == "code" }
+        model.entityMappings[index].attributeMappings.append(PropertyMapping(name: "code", valueExpression: code))
+        return model
+    }
+
+    /// What a migration gave: the destination's rows and the report, or the error's text.
+    enum Outcome: Equatable {
+        case migrated(rows: [String: [[SQLiteValue]]], report: MigrationManager.Report)
+        case failed(String)
+
+        var migrated: (rows: [String: [[SQLiteValue]]], report: MigrationManager.Report)? {
+            if case .migrated(let rows, let report) = self { (rows, report) } else { nil }
+        }
+    }
+
+    /// Migrates a fresh V1 store (changed first by `damage`, SQL on the source) in each storage mode.
+    static func migrateBothWays(_ model: MappingModel, damage: String? = nil) throws -> [StorageMode: Outcome] {
+        var outcomes: [StorageMode: Outcome] = [:]
+        try SampleModels.withTemporaryFolder { folder in
+            let source = try Library.makeStore(in: folder, size: 400)
+            if let damage { try Connection(path: source).execute(damage) }
+            for storage in StorageMode.allCases {
+                let path = folder.appendingPathComponent("\(storage.rawValue).sqlite").path
+                let manager = MigrationManager(
+                    source: try Library.v1(), destination: try destination(),
+                    options: MigrationOptions(storage: storage))
+                do {
+                    let report = try manager.migrate(storeAt: source, to: path, mappingModels: [model])
+                    outcomes[storage] = .migrated(rows: try Library.dump(path), report: report)
+                } catch {
+                    outcomes[storage] = .failed(String(describing: error))
+                }
+            }
+        }
+        return outcomes
+    }
+
+    @Test(
+        arguments: [
+            (#""ISBN-" + string($source.pages)"#, nil),
+            (#"uppercase($source.title) + "!""#, nil),
+            (#"$source.pages > 100 ? "long" : "short""#, "$source.pages > 200"),
+            (#"$entityMapping.name + "/" + $source.title"#, #"$source.title != "x""#),
+        ] as [(String, String?)])
+    func bothPathsGiveTheSameStore(code: String, filter: String?) throws {
+        let outcomes = try Self.migrateBothWays(try Self.mapping(code: code, filter: filter))
+        let bulk = try #require(outcomes[.streaming]?.migrated)
+        let rowByRow = try #require(outcomes[.inMemory]?.migrated)
+        #expect(bulk.rows == rowByRow.rows)
+        #expect(bulk.report.objectsCreated == rowByRow.report.objectsCreated)
+        #expect(bulk.report.edgesWritten == rowByRow.report.edgesWritten)
+        #expect(bulk.report.mappingsRunInSQL.count == 2)
+        #expect(rowByRow.report.mappingsRunInSQL.isEmpty)
+        let codes = try #require(bulk.rows["ZBOOK"]).compactMap { $0.last?.string }
+        #expect(!codes.isEmpty)
+    }
+
+    /// Values a damaged store holds where the model says otherwise: SQLite's own form of an expression
+    /// must then give way to the compiled one, and a broken foreign key must be dropped the same way.
+    @Test(arguments: [
+        "UPDATE ZBOOK SET ZPAGES = 'x' || Z_PK WHERE Z_PK % 7 = 0",
+        "UPDATE ZBOOK SET ZPAGES = 2.5 WHERE Z_PK % 5 = 0",
+        "UPDATE ZBOOK SET ZPAGES = 1e20 WHERE Z_PK = 6",
+        "UPDATE ZBOOK SET ZTITLE = x'414243' WHERE Z_PK = 8",
+        "UPDATE ZBOOK SET ZTITLE = 'O''Brien' WHERE Z_PK % 3 = 0",
+        "UPDATE ZBOOK SET ZAUTHOR = '1' WHERE Z_PK = 9",
+        "UPDATE ZBOOK SET ZAUTHOR = 999999 WHERE Z_PK = 4",
+        "UPDATE ZBOOK SET Z_PK = 3000000000 WHERE Z_PK = 10",
+    ])
+    func damagedValuesGiveTheSameOutcome(damage: String) throws {
+        let model = try Self.mapping(code: #""ISBN-" + string($source.pages) + $source.title"#)
+        let outcomes = try Self.migrateBothWays(model, damage: damage)
+        switch (outcomes[.streaming], outcomes[.inMemory]) {
+        case (.migrated(let bulk, let bulkReport), .migrated(let rowByRow, let rowByRowReport)):
+            #expect(bulk == rowByRow)
+            #expect(bulkReport.edgesWritten == rowByRowReport.edgesWritten)
+            #expect(bulkReport.mappingsRunInSQL.count == 2)
+        case (.failed(let bulk), .failed(let rowByRow)):
+            #expect(bulk == rowByRow)
+        default:
+            Issue.record("the paths disagree: \(String(describing: outcomes))")
+        }
+    }
+
+    @Test func anEvaluationErrorReadsTheSameOnBothPaths() throws {
+        let model = try Self.mapping(code: "string(100 / ($source.pages - $source.pages))")
+        let outcomes = try Self.migrateBothWays(model)
+        guard case .failed(let bulk) = outcomes[.streaming], case .failed(let rowByRow) = outcomes[.inMemory]
+        else {
+            Issue.record("division by zero did not fail: \(String(describing: outcomes))")
+            return
+        }
+        #expect(bulk == rowByRow)
+        #expect(bulk.contains("mapping 'BookToBook'") && bulk.contains("property 'code'"))
+    }
+
+    /// An expression that reads past the source row keeps its mapping on the row-by-row path.
+    @Test func anExpressionThatFollowsARelationshipStaysInSwift() throws {
+        let outcomes = try Self.migrateBothWays(try Self.mapping(code: "$source.author.name"))
+        let bulk = try #require(outcomes[.streaming]?.migrated)
+        #expect(bulk.report.mappingsRunInSQL == ["AuthorToAuthor"])
+        #expect(bulk.rows == outcomes[.inMemory]?.migrated?.rows)
+    }
+}
