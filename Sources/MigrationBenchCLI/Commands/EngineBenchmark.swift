@@ -168,7 +168,8 @@ struct EngineSizeResult: Codable {
                 let heap = cell.peakHeapBytes.map { GeneratorBenchmarkReport.mebibytes($0.median) } ?? "—"
                 lines.append(
                     String(
-                        format: "%-11d %-17@ %7.3f (%.3f–%.3f)          %@", result.size, name, cell.seconds.median,
+                        format: "%-11d %@ %7.3f (%.3f–%.3f)          %@", result.size, padded(name, 17),
+                        cell.seconds.median,
                         cell.seconds.min, cell.seconds.max, heap))
             }
         }
@@ -250,7 +251,7 @@ struct EngineBenchmarkReport: Codable {
             let heap = cell.peakHeapBytes.map { GeneratorBenchmarkReport.mebibytes($0.median) } ?? "—"
             lines.append(
                 String(
-                    format: "%-11d in-memory, %-7@ %7.3f (%.3f–%.3f)          %@", passSize, name,
+                    format: "%-11d %@ %7.3f (%.3f–%.3f)          %@", passSize, padded("in-memory, \(name)", 17),
                     cell.seconds.median, cell.seconds.min, cell.seconds.max, heap))
         }
         lines.append("")
@@ -263,4 +264,10 @@ struct EngineBenchmarkReport: Codable {
         }
         return lines.joined(separator: "\n")
     }
+}
+
+/// `text` padded with spaces to `width` characters: `%-17@` pads nothing on Linux, whose `String(format:)` ignores
+/// the width of an object argument.
+func padded(_ text: String, _ width: Int) -> String {
+    text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
 }

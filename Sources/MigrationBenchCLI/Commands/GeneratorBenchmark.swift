@@ -167,10 +167,11 @@ struct GeneratorBenchmarkReport: Codable {
             let heap = result.peakHeapBytes.map { Self.mebibytes($0.median) } ?? "unavailable"
             lines.append(
                 String(
-                    format: "%-11d %-11d %6.3f (%.3f–%.3f)   %6.3f (%.3f–%.3f)   %5.2f×  %-12@ %@",
+                    format: "%-11d %-11d %6.3f (%.3f–%.3f)   %6.3f (%.3f–%.3f)   %5.2f×  %@ %@",
                     result.size, result.objects, result.engineSeconds.median, result.engineSeconds.min,
                     result.engineSeconds.max, result.floorSeconds.median, result.floorSeconds.min,
-                    result.floorSeconds.max, result.floorRatio, ProgressBar.grouped(Int(result.objectsPerSecond)), heap)
+                    result.floorSeconds.max, result.floorRatio,
+                    padded(ProgressBar.grouped(Int(result.objectsPerSecond)), 12), heap)
             )
         }
         lines.append("")
