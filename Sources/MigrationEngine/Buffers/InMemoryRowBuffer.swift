@@ -18,7 +18,7 @@ final class InMemoryRowBuffer: RowBuffer, RowSink {
 
     private var writers: [DestinationWriter] = []
     private var writerIndexes: [ObjectIdentifier: Int32] = [:]
-    private let encoded = EncodedRows()
+    private let encoded: EncodedRows
     /// Every run but the one still growing.
     private var runs: [Run] = []
     private var openRun: Run?
@@ -34,6 +34,11 @@ final class InMemoryRowBuffer: RowBuffer, RowSink {
     /// The rows changed after they were held, decoded.
     private var changed: [RowPosition: [SQLiteValue]] = [:]
     private var edges: [PendingEdge] = []
+
+    /// A buffer keeping rows in chunks of `chunkSize` bytes (see ``EncodedRows``).
+    init(chunkSize: Int = 1 << 20) {
+        encoded = EncodedRows(chunkSize: chunkSize)
+    }
 
     var savesAtPassEnd: Bool { true }
 
@@ -149,7 +154,9 @@ private final class HeldRunReader: RowSource {
     private var values: Int32 = 0
     /// The rows of the run not read yet, the current one included.
     private var remaining = 0
-    private var position = RowPosition(chunk: 0, offset: 0)
+    /// The chunk of the current row, and its rows' bytes.
+    private var chunk: Int32 = 0
+    private var chunkRows = UnsafeRawBufferPointer(start: nil, count: 0)
     private var row = RowDecoder(bytes: UnsafeRawBufferPointer(start: nil, count: 0), offset: 0)
     private var primaryKey: Int64 = 0
     /// Where the current row's values start, and the column the row reader is at (0 is the primary key).
@@ -172,8 +179,9 @@ private final class HeldRunReader: RowSource {
 
     override func rewind() -> Bool {
         remaining = count
-        position = first
-        return enter()
+        chunk = first.chunk
+        chunkRows = rows.rows(inChunk: chunk)
+        return enter(at: Int(first.offset))
     }
 
     override func advance() -> Bool {
@@ -185,10 +193,15 @@ private final class HeldRunReader: RowSource {
             nextColumn += 1
         }
         remaining -= 1
-        position = rows.normalized(RowPosition(chunk: position.chunk, offset: Int32(row.offset)))
-        // The row SQLite just wrote may still be in the chunk before; none before that is read again.
-        rows.release(before: position.chunk - 1)
-        return enter()
+        var offset = row.offset
+        while offset == chunkRows.count && remaining > 0 {
+            chunk += 1
+            // The row SQLite just wrote may still be in the chunk before; none before that is read again.
+            rows.release(before: chunk - 1)
+            chunkRows = rows.rows(inChunk: chunk)
+            offset = 0
+        }
+        return enter(at: offset)
     }
 
     override func column(_ column: Int32, into result: ColumnResult) {
@@ -209,13 +222,14 @@ private final class HeldRunReader: RowSource {
         nextColumn = next + 1
     }
 
-    private func enter() -> Bool {
+    private func enter(at offset: Int) -> Bool {
         guard remaining > 0 else { return false }
-        row = rows.row(at: position)
+        var row = RowDecoder(bytes: chunkRows, offset: offset)
         primaryKey = row.primaryKey()
         valuesStart = row.offset
+        self.row = row
         nextColumn = 1
-        changedValues = changed.isEmpty ? nil : changed[position]
+        changedValues = changed.isEmpty ? nil : changed[RowPosition(chunk: chunk, offset: Int32(offset))]
         return true
     }
 }

@@ -21,7 +21,8 @@ struct RowPosition: Hashable {
 /// value touch only the current chunk's pointer and offsets, never an array, so that they cost no exclusivity
 /// check and no reference count.
 final class EncodedRows {
-    private static let chunkSize = 1 << 20
+    /// The size of a chunk (a row larger than this has a chunk of its own size).
+    private let chunkSize: Int
 
     /// Every chunk made; a released one is empty.
     private var chunks: [UnsafeMutableRawBufferPointer] = []
@@ -34,6 +35,11 @@ final class EncodedRows {
     private var capacity = 0
     private var rowStart = 0
     private var end = 0
+
+    /// Rows in chunks of `chunkSize` bytes; 1 MiB but in tests.
+    init(chunkSize: Int = 1 << 20) {
+        self.chunkSize = chunkSize
+    }
 
     deinit { removeAll() }
 
@@ -77,6 +83,13 @@ final class EncodedRows {
     func row(at position: RowPosition) -> RowDecoder {
         let chunk = Int(position.chunk)
         return RowDecoder(bytes: UnsafeRawBufferPointer(chunks[chunk]), offset: Int(position.offset))
+    }
+
+    /// The bytes of the rows in chunk `chunk`; valid until it is released.
+    func rows(inChunk chunk: Int32) -> UnsafeRawBufferPointer {
+        let index = Int(chunk)
+        let count = index < filled.count ? filled[index] : end
+        return UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(chunks[index])[..<count])
     }
 
     /// `position`, or the start of the next chunk with rows when no row starts there: the position of the row
@@ -149,7 +162,7 @@ final class EncodedRows {
     private func moveRowToNewChunk(making count: Int) {
         let written = end - rowStart
         let chunk = UnsafeMutableRawBufferPointer.allocate(
-            byteCount: max(Self.chunkSize, written + count), alignment: 16)
+            byteCount: max(chunkSize, written + count), alignment: 16)
         if let base {
             chunk.baseAddress!.copyMemory(from: base + rowStart, byteCount: written)
             filled.append(rowStart)
