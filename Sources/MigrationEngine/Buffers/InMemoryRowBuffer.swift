@@ -36,7 +36,7 @@ final class InMemoryRowBuffer: RowBuffer, RowSink {
     private var edges: [PendingEdge] = []
 
     /// A buffer keeping rows in chunks of `chunkSize` bytes (see ``EncodedRows``).
-    init(chunkSize: Int = 1 << 20) {
+    init(chunkSize: Int = 1 << 17) {
         encoded = EncodedRows(chunkSize: chunkSize)
     }
 
