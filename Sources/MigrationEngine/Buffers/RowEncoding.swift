@@ -44,9 +44,6 @@ final class EncodedRows {
 
     deinit { removeAll() }
 
-    /// Whether no row is kept.
-    var isEmpty: Bool { chunks.isEmpty }
-
     /// Starts a row of the object with key `primaryKey`; append its values, then ``finishRow()``.
     func startRow(primaryKey: Int64) {
         rowStart = end
