@@ -19,6 +19,9 @@ public final class RowInserter {
     private let entityNumber: Int64
     private let parameters: [String: Int32]
     private let orderKeyParameters: [String: Int32]
+    private let tableName: String
+    /// The statement of ``insertRows(from:)``, prepared when first needed.
+    private var sourceInsert: Statement?
 
     /// Prepares the insert of `entity`'s objects with every stored attribute and to-one relationship.
     public init(store: Store, entity: String) throws(StoreError) {
@@ -48,6 +51,7 @@ public final class RowInserter {
         self.entityNumber = Int64(layout.entityNumbers[entity]!)
         self.parameters = parameters
         self.orderKeyParameters = orderKeys
+        self.tableName = table.name
     }
 
     /// The parameter index of an attribute or to-one relationship of the entity.
@@ -66,6 +70,29 @@ public final class RowInserter {
     /// Inserts the row bound so far.
     public func insert() throws(SQLiteError) {
         try statement.run()
+    }
+
+    /// Inserts every row of `source` with one `INSERT … SELECT`, nothing bound per value: a source row is the
+    /// primary key, then the property values in parameter order (those bound at 4, 5, … for ``insert()``);
+    /// `Z_ENT` and `Z_OPT` 1 are added. The source is read only during the call.
+    public func insertRows(from source: RowSource) throws(SQLiteError) {
+        let insert: Statement
+        if let prepared = sourceInsert { insert = prepared } else { insert = try prepareSourceInsert() }
+        try insert.bind(source, at: 1)
+        defer { insert.clearBindings() }
+        try insert.run()
+    }
+
+    private func prepareSourceInsert() throws(SQLiteError) -> Statement {
+        let connection = statement.connection
+        let table = try connection.rowSourceTable(columns: propertyCount + 1)
+        let values = ["c0", String(entityNumber), "1"] + (0..<Int(propertyCount)).map { "c\($0 + 1)" }
+        let sql =
+            "INSERT INTO \(quoted(tableName)) (\(columnNames.map(quoted).joined(separator: ", "))) SELECT "
+            + values.joined(separator: ", ") + " FROM \(table)(?)"
+        let insert = try connection.prepare(sql)
+        sourceInsert = insert
+        return insert
     }
 }
 

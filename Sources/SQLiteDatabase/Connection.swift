@@ -58,6 +58,9 @@ public final class Connection {
     /// The path the connection was opened with (`":memory:"` for an in-memory database).
     public let path: String
 
+    /// The column counts whose ``rowSourceTable(columns:)`` module is registered.
+    var rowSourceColumnCounts: Set<Int32> = []
+
     /// Opens (or, with `.readWriteCreate`, creates) the database at `path`.
     ///
     /// The connection uses extended result codes and is opened with `SQLITE_OPEN_NOMUTEX` (one thread at a

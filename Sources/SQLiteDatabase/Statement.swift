@@ -17,7 +17,7 @@ import CSQLite
 /// ```
 public final class Statement {
     /// The connection this statement belongs to; kept alive by this reference.
-    let connection: Connection
+    public let connection: Connection
 
     /// The `sqlite3_stmt*` handle; valid for the whole life of this object.
     let handle: OpaquePointer

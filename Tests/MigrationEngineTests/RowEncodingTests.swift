@@ -13,26 +13,37 @@ struct RowEncodingTests {
             .text(String(repeating: "x", count: 20_000)),
             .blob([]), .blob([0, 1, 255]), .blob([UInt8](repeating: 7, count: 128)),
         ]
-        var encoder = RowEncoder()
-        for value in values { encoder.append(value) }
-        encoder.append(.integer(42))
-        let decoded = encoder.bytes.withUnsafeBytes { bytes in
-            var decoder = RowDecoder(bytes: bytes, offset: 0)
-            return (0...values.count).map { _ in decoder.next() }
-        }
+        let rows = EncodedRows()
+        rows.startRow(primaryKey: 9)
+        for value in values { rows.append(value) }
+        rows.append(.integer(42))
+        var decoder = rows.row(at: rows.finishRow())
+        #expect(decoder.primaryKey() == 9)
+        let decoded = (0...values.count).map { _ in decoder.next() }
         #expect(decoded == values + [.integer(42)])
     }
 
-    @Test func resetStartsAnEmptyRow() {
-        var encoder = RowEncoder()
-        encoder.append(.text("first"))
-        encoder.reset()
-        encoder.append(.integer(7))
-        let decoded = encoder.bytes.withUnsafeBytes { bytes in
-            var decoder = RowDecoder(bytes: bytes, offset: 0)
-            return decoder.next()
+    /// Rows follow one another; a row that does not fit the rest of a chunk moves whole to the next one, however
+    /// large it is, and the row after it is found from where it ends.
+    @Test func rowsFollowOneAnotherAcrossChunks() {
+        let rows = EncodedRows()
+        let large = String(repeating: "y", count: 700_000)
+        var positions: [RowPosition] = []
+        for key in 0..<4 as Range<Int64> {
+            rows.startRow(primaryKey: key)
+            rows.append(.integer(key))
+            rows.append(.text(key == 3 ? large + large : large))
+            positions.append(rows.finishRow())
         }
-        #expect(decoded == .integer(7))
-        #expect(encoder.bytes.count == 2)
+        #expect(Set(positions.map(\.chunk)).count == 4)
+        var position = positions[0]
+        for key in 0..<4 as Range<Int64> {
+            #expect(position == positions[Int(key)])
+            var decoder = rows.row(at: position)
+            #expect(decoder.primaryKey() == key)
+            #expect(decoder.next() == .integer(key))
+            decoder.skip()
+            position = rows.normalized(RowPosition(chunk: position.chunk, offset: Int32(decoder.offset)))
+        }
     }
 }

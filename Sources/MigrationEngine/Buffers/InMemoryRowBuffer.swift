@@ -3,73 +3,78 @@ import PersistentStore
 import SQLiteDatabase
 
 /// In-memory storage: every row and edge of the pass waits until the pass saves, as Core Data keeps a
-/// pass's objects in its context. Rows are kept encoded in large chunks — a tag byte and the payload per
-/// value, no object per row — so that a million rows cost their bytes and little more.
+/// pass's objects in its context. Rows are kept encoded in large chunks (``EncodedRows``) — a tag byte and the
+/// payload per value, no object per row — so that a million rows cost their bytes and little more.
+///
+/// The save hands SQLite each run of rows of one writer as a table (``HeldRunReader``), which one
+/// `INSERT … SELECT` writes: no value is bound, and SQLite does per row only what inserting it takes.
 final class InMemoryRowBuffer: RowBuffer, RowSink {
-    /// One held row: its writer (an index into `writers`), its key, and where its bytes are.
-    private struct HeldRow {
+    /// Rows held one after the other for the same writer (an index into `writers`).
+    fileprivate struct Run {
         let writer: Int32
-        let chunk: Int32
-        let offset: Int32
-        let primaryKey: Int64
+        let first: RowPosition
+        var count: Int
     }
-
-    private static let chunkSize = 1 << 20
 
     private var writers: [DestinationWriter] = []
     private var writerIndexes: [ObjectIdentifier: Int32] = [:]
-    private var chunks: [[UInt8]] = []
-    private var rows: [HeldRow] = []
+    private let encoded: EncodedRows
+    /// Every run but the one still growing.
+    private var runs: [Run] = []
+    private var openRun: Run?
+    /// The writer of the row started last.
+    private var rowWriter: Int32 = 0
     /// Per destination table (its ``TableKeys``), primary key → row; built only when a held row is first
-    /// changed, and kept up to date from then on (`indexed` rows are in it).
-    private var rowIndexes: [ObjectIdentifier: [Int64: Int32]] = [:]
-    private var indexed = 0
+    /// changed, and kept up to date from then on: it holds the first `indexedRows` rows of run `indexedRun`
+    /// and every row before, and `indexEnd` is where the last of them ends.
+    private var rowIndexes: [ObjectIdentifier: [Int64: RowPosition]] = [:]
+    private var indexedRun = 0
+    private var indexedRows = 0
+    private var indexEnd = RowPosition(chunk: 0, offset: 0)
     /// The rows changed after they were held, decoded.
-    private var changed: [Int32: [SQLiteValue]] = [:]
+    private var changed: [RowPosition: [SQLiteValue]] = [:]
     private var edges: [PendingEdge] = []
-    private var scratch = RowEncoder()
-    private var started: (object: ObjectID, writer: DestinationWriter)?
+
+    /// A buffer keeping rows in chunks of `chunkSize` bytes (see ``EncodedRows``).
+    init(chunkSize: Int = 1 << 17) {
+        encoded = EncodedRows(chunkSize: chunkSize)
+    }
 
     var savesAtPassEnd: Bool { true }
 
     func startRow(_ object: ObjectID, writer: DestinationWriter) throws -> any RowSink {
-        scratch.reset()
-        started = (object, writer)
+        rowWriter = index(of: writer)
+        encoded.startRow(primaryKey: object.primaryKey)
         return self
     }
 
-    func put(_ value: SQLiteValue) { scratch.append(value) }
+    func put(_ value: SQLiteValue) { encoded.append(value) }
 
-    func copy(column: Int32, of statement: Statement) { scratch.append(column: column, of: statement) }
+    func copy(column: Int32, of statement: Statement) { encoded.append(column: column, of: statement) }
 
-    func finishRow() throws {
-        guard let started else { preconditionFailure("finishRow() without startRow") }
-        keep(started.object, writer: started.writer)
-        self.started = nil
+    func finishRow() {
+        let position = encoded.finishRow()
+        if openRun?.writer == rowWriter {
+            openRun!.count += 1
+            return
+        }
+        if let openRun { runs.append(openRun) }
+        openRun = Run(writer: rowWriter, first: position, count: 1)
     }
 
     func hold(_ object: ObjectID, values: [SQLiteValue], writer: DestinationWriter) {
-        scratch.reset()
-        for value in values { scratch.append(value) }
-        keep(object, writer: writer)
-    }
-
-    /// Keeps the row in `scratch`.
-    private func keep(_ object: ObjectID, writer: DestinationWriter) {
-        let (chunk, offset) = place(scratch.bytes)
-        rows.append(HeldRow(writer: index(of: writer), chunk: chunk, offset: offset, primaryKey: object.primaryKey))
+        rowWriter = index(of: writer)
+        encoded.startRow(primaryKey: object.primaryKey)
+        for value in values { encoded.append(value) }
+        finishRow()
     }
 
     func set(_ value: SQLiteValue, slot: Int, of object: ObjectID, writer: DestinationWriter) -> Bool {
-        while indexed < rows.count {
-            let row = rows[indexed]
-            rowIndexes[ObjectIdentifier(writers[Int(row.writer)].keys), default: [:]][row.primaryKey] = Int32(indexed)
-            indexed += 1
-        }
-        guard let row = rowIndexes[ObjectIdentifier(writer.keys)]?[object.primaryKey] else { return false }
-        var values = changed[row] ?? decode(rows[Int(row)])
+        indexNewRows()
+        guard let position = rowIndexes[ObjectIdentifier(writer.keys)]?[object.primaryKey] else { return false }
+        var values = changed[position] ?? decode(at: position, values: writer.template.count)
         values[slot] = value
-        changed[row] = values
+        changed[position] = values
         return true
     }
 
@@ -78,43 +83,30 @@ final class InMemoryRowBuffer: RowBuffer, RowSink {
     func writeTransientRows() throws {}
 
     func save() throws {
-        var released = 0
-        for (number, row) in rows.enumerated() {
-            // Rows lie in the chunks in order: a chunk behind the current row is written, and its memory can go
-            // back while SQLite's page cache fills.
-            while released < Int(row.chunk) {
-                chunks[released] = []
-                released += 1
-            }
-            let writer = writers[Int(row.writer)]
-            if let values = changed[Int32(number)] {
-                try writer.insert(primaryKey: row.primaryKey, values: values)
-                continue
-            }
-            // Many rows per statement, as the streaming default path writes them.
-            let batch = writer.batch
-            try batch.begin(primaryKey: row.primaryKey)
-            try chunks[Int(row.chunk)].withUnsafeBytes { bytes in
-                var reader = RowDecoder(bytes: bytes, offset: Int(row.offset))
-                for slot in 0..<writer.template.count {
-                    try reader.bindNext(to: batch.statement, at: batch.parameter(Int32(slot + 4)))
-                }
-            }
-            try batch.commitRow()
+        if let openRun { runs.append(openRun) }
+        openRun = nil
+        let reader = HeldRunReader(rows: encoded, changed: changed)
+        // Runs in the order their rows were made; one statement for each.
+        for run in runs {
+            let writer = writers[Int(run.writer)]
+            reader.select(first: run.first, count: run.count, values: writer.template.count)
+            try writer.inserter.insertRows(from: reader)
         }
-        for writer in writers { try writer.batch.flush() }
         for edge in edges { try edge.write() }
         writers = []
         writerIndexes = [:]
-        chunks = []
-        rows = []
+        encoded.removeAll()
+        runs = []
         rowIndexes = [:]
-        indexed = 0
+        indexedRun = 0
+        indexedRows = 0
+        indexEnd = RowPosition(chunk: 0, offset: 0)
         changed = [:]
         edges = []
     }
 
     private func index(of writer: DestinationWriter) -> Int32 {
+        if let openRun, writers[Int(openRun.writer)] === writer { return openRun.writer }
         if let index = writerIndexes[ObjectIdentifier(writer)] { return index }
         let index = Int32(writers.count)
         writers.append(writer)
@@ -122,24 +114,122 @@ final class InMemoryRowBuffer: RowBuffer, RowSink {
         return index
     }
 
-    /// Copies `bytes` into the last chunk, or a new one when they do not fit.
-    private func place(_ bytes: [UInt8]) -> (chunk: Int32, offset: Int32) {
-        if chunks.isEmpty || chunks[chunks.count - 1].count + bytes.count > Self.chunkSize {
-            var chunk: [UInt8] = []
-            chunk.reserveCapacity(max(Self.chunkSize, bytes.count))
-            chunks.append(chunk)
+    /// Adds the rows held since the last call to `rowIndexes`.
+    private func indexNewRows() {
+        let runCount = runs.count + (openRun == nil ? 0 : 1)
+        while indexedRun < runCount {
+            let run = indexedRun < runs.count ? runs[indexedRun] : openRun!
+            let writer = writers[Int(run.writer)]
+            var position = indexedRows == 0 ? run.first : encoded.normalized(indexEnd)
+            while indexedRows < run.count {
+                var row = encoded.row(at: position)
+                rowIndexes[ObjectIdentifier(writer.keys), default: [:]][row.primaryKey()] = position
+                for _ in 0..<writer.template.count { row.skip() }
+                indexEnd = RowPosition(chunk: position.chunk, offset: Int32(row.offset))
+                indexedRows += 1
+                position = encoded.normalized(indexEnd)
+            }
+            // The open run may still grow: the next call goes on inside it.
+            if indexedRun == runs.count { return }
+            indexedRun += 1
+            indexedRows = 0
         }
-        let last = chunks.count - 1
-        let offset = chunks[last].count
-        chunks[last].append(contentsOf: bytes)
-        return (Int32(last), Int32(offset))
     }
 
-    private func decode(_ row: HeldRow) -> [SQLiteValue] {
-        let count = writers[Int(row.writer)].template.count
-        return chunks[Int(row.chunk)].withUnsafeBytes { bytes in
-            var reader = RowDecoder(bytes: bytes, offset: Int(row.offset))
-            return (0..<count).map { _ in reader.next() }
+    private func decode(at position: RowPosition, values count: Int) -> [SQLiteValue] {
+        var row = encoded.row(at: position)
+        _ = row.primaryKey()
+        return (0..<count).map { _ in row.next() }
+    }
+}
+
+/// Hands SQLite one run of held rows as a table (see ``RowInserter/insertRows(from:)``): per row the primary key,
+/// then the values, decoded as SQLite asks for them; a changed row's values come from `changed`. Each chunk is
+/// released once the rows after it are being read.
+private final class HeldRunReader: RowSource {
+    private let rows: EncodedRows
+    private let changed: [RowPosition: [SQLiteValue]]
+    private var first = RowPosition(chunk: 0, offset: 0)
+    private var count = 0
+    private var values: Int32 = 0
+    /// The rows of the run not read yet, the current one included.
+    private var remaining = 0
+    /// The chunk of the current row, and its rows' bytes.
+    private var chunk: Int32 = 0
+    private var chunkRows = UnsafeRawBufferPointer(start: nil, count: 0)
+    private var row = RowDecoder(bytes: UnsafeRawBufferPointer(start: nil, count: 0), offset: 0)
+    private var primaryKey: Int64 = 0
+    /// Where the current row's values start, and the column the row reader is at (0 is the primary key).
+    private var valuesStart = 0
+    private var nextColumn: Int32 = 1
+    private var changedValues: [SQLiteValue]?
+
+    init(rows: EncodedRows, changed: [RowPosition: [SQLiteValue]]) {
+        self.rows = rows
+        self.changed = changed
+        super.init()
+    }
+
+    /// Reads the `count` rows from `first` next, of `values` values each.
+    func select(first: RowPosition, count: Int, values: Int) {
+        self.first = first
+        self.count = count
+        self.values = Int32(values)
+    }
+
+    override func rewind() -> Bool {
+        remaining = count
+        chunk = first.chunk
+        chunkRows = rows.rows(inChunk: chunk)
+        return enter(at: Int(first.offset))
+    }
+
+    override func advance() -> Bool {
+        // The decoder is worked on as a local copy (as in `column`): a stored property held across the calls
+        // into SQLite would cost an exclusivity check per value.
+        var row = self.row
+        while nextColumn <= values {
+            row.skip()
+            nextColumn += 1
         }
+        remaining -= 1
+        var offset = row.offset
+        while offset == chunkRows.count && remaining > 0 {
+            chunk += 1
+            // The row SQLite just wrote may still be in the chunk before; none before that is read again.
+            rows.release(before: chunk - 1)
+            chunkRows = rows.rows(inChunk: chunk)
+            offset = 0
+        }
+        return enter(at: offset)
+    }
+
+    override func column(_ column: Int32, into result: ColumnResult) {
+        if column == 0 { return result.set(primaryKey) }
+        if let changedValues { return result.set(changedValues[Int(column) - 1]) }
+        var row = self.row
+        var next = nextColumn
+        if column < next {
+            row.offset = valuesStart
+            next = 1
+        }
+        while next < column {
+            row.skip()
+            next += 1
+        }
+        row.setNext(into: result)
+        self.row = row
+        nextColumn = next + 1
+    }
+
+    private func enter(at offset: Int) -> Bool {
+        guard remaining > 0 else { return false }
+        var row = RowDecoder(bytes: chunkRows, offset: offset)
+        primaryKey = row.primaryKey()
+        valuesStart = row.offset
+        self.row = row
+        nextColumn = 1
+        changedValues = changed.isEmpty ? nil : changed[RowPosition(chunk: chunk, offset: Int32(offset))]
+        return true
     }
 }

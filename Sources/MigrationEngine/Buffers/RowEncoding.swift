@@ -1,72 +1,204 @@
 import SQLiteDatabase
 
-/// The tags of an encoded value (see ``RowEncoder``).
+/// The tags of an encoded value (see ``EncodedRows``).
 private enum Tag: UInt8 {
     case null, integer, real, text, blob
 }
 
-/// Encodes the values of one row: per value a tag byte, then an integer in zigzag form 7 bits a byte (low bits
-/// first), 8 bytes for a real, or the length (7 bits a byte) and the bytes of a text or blob (native byte order;
-/// the bytes never leave the process).
-struct RowEncoder {
-    private(set) var bytes: [UInt8] = []
+/// Where a row starts in ``EncodedRows``.
+struct RowPosition: Hashable {
+    var chunk: Int32
+    var offset: Int32
+}
 
-    mutating func reset() { bytes.removeAll(keepingCapacity: true) }
+/// Rows kept encoded one after the other in chunks of raw memory (128 KiB each, or one row's size when it is
+/// larger): per row its primary key, then per value a tag byte and the payload — an integer in zigzag form 7 bits
+/// a byte (low bits first), 8 bytes for a real, or the length (7 bits a byte) and the bytes of a text or blob
+/// (native byte order; the bytes never leave the process). A row never spans two chunks; the number of values of
+/// a row is its writer's, which the rows do not record.
+///
+/// Values go straight into the current chunk, with no row assembled elsewhere first. The methods that run per
+/// value touch only the current chunk's pointer and offsets, never an array: no reference count, no
+/// copy-on-write test, no bounds check.
+final class EncodedRows {
+    /// The size of a chunk (a row larger than this has a chunk of its own size).
+    private let chunkSize: Int
 
-    mutating func append(_ value: SQLiteValue) {
+    /// Every chunk made; a released one is empty.
+    private var chunks: [UnsafeMutableRawBufferPointer] = []
+    /// The bytes of rows in each chunk before the current one.
+    private var filled: [Int] = []
+    /// How many chunks from the first are released.
+    private var released = 0
+    /// The current chunk, its size, where its row being written starts, and where the next byte goes.
+    private var base: UnsafeMutableRawPointer?
+    private var capacity = 0
+    private var rowStart = 0
+    private var end = 0
+
+    /// Rows in chunks of `chunkSize` bytes: 128 KiB but in tests. Small enough that the save, which releases a
+    /// chunk once its rows are written, gives memory back about as fast as SQLite's page cache takes it.
+    init(chunkSize: Int = 1 << 17) {
+        self.chunkSize = chunkSize
+    }
+
+    deinit { removeAll() }
+
+    /// Starts a row of the object with key `primaryKey`; append its values, then ``finishRow()``.
+    func startRow(primaryKey: Int64) {
+        rowStart = end
+        let at = reserve(10)
+        end += Self.writeVarint(zigzag(primaryKey), at: at)
+    }
+
+    /// Ends the row started last; where it is.
+    func finishRow() -> RowPosition {
+        RowPosition(chunk: Int32(chunks.count - 1), offset: Int32(rowStart))
+    }
+
+    func append(_ value: SQLiteValue) {
         switch value {
-        case .null: bytes.append(Tag.null.rawValue)
+        case .null: appendTag(.null)
         case .integer(let number): appendInteger(number)
-        case .real(let number): appendNumber(.real, number.bitPattern)
-        case .text(var text):
-            text.withUTF8 { appendBytes(.text, UnsafeRawBufferPointer($0)) }
-        case .blob(let blob):
-            blob.withUnsafeBytes { appendBytes(.blob, $0) }
+        case .real(let number): appendReal(number)
+        case .text(var text): text.withUTF8 { appendBytes(.text, UnsafeRawBufferPointer($0)) }
+        case .blob(let blob): blob.withUnsafeBytes { appendBytes(.blob, $0) }
         }
     }
 
     /// Appends column `column` of `statement`'s current row as it is stored, without making a Swift value of it.
-    mutating func append(column: Int32, of statement: Statement) {
+    func append(column: Int32, of statement: Statement) {
         switch statement.columnType(column) {
-        case .null: bytes.append(Tag.null.rawValue)
+        case .null: appendTag(.null)
         case .integer: appendInteger(statement.int64(column))
-        case .real: appendNumber(.real, statement.double(column).bitPattern)
+        case .real: appendReal(statement.double(column))
         case .text: statement.withUnsafeText(column) { appendBytes(.text, $0) }
         case .blob: statement.withUnsafeBlob(column) { appendBytes(.blob, $0) }
         }
     }
 
-    /// An integer as its zigzag form (small magnitudes small), 7 bits a byte: keys and counts take 1 to 3 bytes.
-    private mutating func appendInteger(_ number: Int64) {
-        bytes.append(Tag.integer.rawValue)
-        appendVarint(UInt64(bitPattern: (number << 1) ^ (number >> 63)))
+    /// A reader of the row at `position`, which is valid until its chunk is released.
+    func row(at position: RowPosition) -> RowDecoder {
+        let chunk = Int(position.chunk)
+        return RowDecoder(bytes: UnsafeRawBufferPointer(chunks[chunk]), offset: Int(position.offset))
     }
 
-    private mutating func appendVarint(_ value: UInt64) {
-        var rest = value
-        while rest >= 0x80 {
-            bytes.append(UInt8(truncatingIfNeeded: rest) | 0x80)
-            rest >>= 7
+    /// The bytes of the rows in chunk `chunk`; valid until it is released.
+    func rows(inChunk chunk: Int32) -> UnsafeRawBufferPointer {
+        let index = Int(chunk)
+        let count = index < filled.count ? filled[index] : end
+        return UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(chunks[index])[..<count])
+    }
+
+    /// `position`, or the start of the next chunk with rows when no row starts there: the position of the row
+    /// after one that ended at `position`, once that row is written.
+    func normalized(_ position: RowPosition) -> RowPosition {
+        var position = position
+        while Int(position.chunk) < filled.count && Int(position.offset) == filled[Int(position.chunk)] {
+            position = RowPosition(chunk: position.chunk + 1, offset: 0)
         }
-        bytes.append(UInt8(rest))
+        return position
     }
 
-    private mutating func appendNumber(_ tag: Tag, _ bits: UInt64) {
-        bytes.append(tag.rawValue)
-        withUnsafeBytes(of: bits) { bytes.append(contentsOf: $0) }
+    /// Gives the memory of the chunks before `chunk` back; no row in them is read again.
+    func release(before chunk: Int32) {
+        while released < Int(chunk) {
+            chunks[released].deallocate()
+            chunks[released] = UnsafeMutableRawBufferPointer(start: nil, count: 0)
+            released += 1
+        }
     }
 
-    private mutating func appendBytes(_ tag: Tag, _ payload: UnsafeRawBufferPointer) {
-        bytes.append(tag.rawValue)
-        appendVarint(UInt64(payload.count))
-        bytes.append(contentsOf: payload)
+    /// Forgets every row and gives all memory back.
+    func removeAll() {
+        release(before: Int32(chunks.count))
+        chunks = []
+        filled = []
+        released = 0
+        base = nil
+        capacity = 0
+        rowStart = 0
+        end = 0
+    }
+
+    private func appendTag(_ tag: Tag) {
+        reserve(1).storeBytes(of: tag.rawValue, as: UInt8.self)
+        end += 1
+    }
+
+    /// An integer as its zigzag form (small magnitudes small), 7 bits a byte: keys and counts take 1 to 3 bytes.
+    private func appendInteger(_ number: Int64) {
+        let at = reserve(11)
+        at.storeBytes(of: Tag.integer.rawValue, as: UInt8.self)
+        end += 1 + Self.writeVarint(zigzag(number), at: at + 1)
+    }
+
+    private func appendReal(_ number: Double) {
+        let at = reserve(9)
+        at.storeBytes(of: Tag.real.rawValue, as: UInt8.self)
+        (at + 1).storeBytes(of: number.bitPattern, as: UInt64.self)
+        end += 9
+    }
+
+    private func appendBytes(_ tag: Tag, _ payload: UnsafeRawBufferPointer) {
+        let at = reserve(11 + payload.count)
+        at.storeBytes(of: tag.rawValue, as: UInt8.self)
+        let length = Self.writeVarint(UInt64(payload.count), at: at + 1)
+        if let source = payload.baseAddress {
+            (at + 1 + length).copyMemory(from: source, byteCount: payload.count)
+        }
+        end += 1 + length + payload.count
+    }
+
+    /// Where `count` more bytes of the row go: in the current chunk, or in a new one that the row moves to.
+    @inline(__always)
+    private func reserve(_ count: Int) -> UnsafeMutableRawPointer {
+        if end + count > capacity { moveRowToNewChunk(making: count) }
+        return base.unsafelyUnwrapped + end
+    }
+
+    private func moveRowToNewChunk(making count: Int) {
+        let written = end - rowStart
+        let chunk = UnsafeMutableRawBufferPointer.allocate(
+            byteCount: max(chunkSize, written + count), alignment: 16)
+        if let base {
+            chunk.baseAddress!.copyMemory(from: base + rowStart, byteCount: written)
+            filled.append(rowStart)
+        }
+        chunks.append(chunk)
+        base = chunk.baseAddress
+        capacity = chunk.count
+        rowStart = 0
+        end = written
+    }
+
+    /// Writes `value` 7 bits a byte at `at`; the number of bytes (at most 10).
+    @inline(__always)
+    private static func writeVarint(_ value: UInt64, at: UnsafeMutableRawPointer) -> Int {
+        var rest = value
+        var count = 0
+        while rest >= 0x80 {
+            (at + count).storeBytes(of: UInt8(truncatingIfNeeded: rest) | 0x80, as: UInt8.self)
+            rest >>= 7
+            count += 1
+        }
+        (at + count).storeBytes(of: UInt8(rest), as: UInt8.self)
+        return count + 1
     }
 }
 
-/// Reads the values ``RowEncoder`` wrote, one after the other.
+@inline(__always)
+private func zigzag(_ number: Int64) -> UInt64 {
+    UInt64(bitPattern: (number << 1) ^ (number >> 63))
+}
+
+/// Reads a row of ``EncodedRows``: its primary key, then its values one after the other.
 struct RowDecoder {
     let bytes: UnsafeRawBufferPointer
     var offset: Int
+
+    /// The primary key; read it first.
+    mutating func primaryKey() -> Int64 { integer() }
 
     /// The next value.
     mutating func next() -> SQLiteValue {
@@ -79,20 +211,30 @@ struct RowDecoder {
         }
     }
 
-    /// Binds the next value to `statement` at `index`, without making a Swift value of it.
-    mutating func bindNext(to statement: Statement, at index: Int32) throws {
+    /// Gives SQLite the next value; a text or blob is not copied, and must stay until SQLite moves on.
+    mutating func setNext(into result: ColumnResult) {
         switch tag() {
-        case .null: try statement.bindNull(at: index)
-        case .integer: try statement.bind(integer(), at: index)
-        case .real: try statement.bind(Double(bitPattern: number()), at: index)
-        case .text: try statement.bindText(payload(), at: index)
-        case .blob: try statement.bindBlob(payload(), at: index)
+        case .null: result.setNull()
+        case .integer: result.set(integer())
+        case .real: result.set(Double(bitPattern: number()))
+        case .text: result.setText(borrowing: payload())
+        case .blob: result.setBlob(borrowing: payload())
+        }
+    }
+
+    /// Moves past the next value.
+    mutating func skip() {
+        switch tag() {
+        case .null: break
+        case .integer: _ = varint()
+        case .real: offset += 8
+        case .text, .blob: offset += Int(varint())
         }
     }
 
     private mutating func tag() -> Tag {
         defer { offset += 1 }
-        return Tag(rawValue: bytes[offset])!
+        return Tag(rawValue: bytes[offset]).unsafelyUnwrapped
     }
 
     private mutating func number() -> UInt64 {
