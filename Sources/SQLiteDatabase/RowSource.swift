@@ -112,11 +112,6 @@ extension Statement {
 /// `SQLITE_STATIC`, which the C header defines as `((sqlite3_destructor_type)0)`.
 private let sqliteStatic: sqlite3_destructor_type? = nil
 
-/// `SQLITE_TRANSIENT` (see Statement+Binding.swift).
-private var sqliteTransient: sqlite3_destructor_type {
-    unsafeBitCast(-1, to: sqlite3_destructor_type.self)
-}
-
 /// The virtual table module behind ``Connection/rowSourceTable(columns:)``; its client data is the number of
 /// columns, its hidden last column `source` the bound ``RowSource``.
 private enum RowSourceModule {
