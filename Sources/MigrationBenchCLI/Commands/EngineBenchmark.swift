@@ -161,14 +161,14 @@ struct EngineSizeResult: Codable {
     /// The table of `results`' cells named in `order`, a line each: size, cell, median seconds with their
     /// range, median peak heap; under a heading line.
     static func table(_ results: [EngineSizeResult], order: [String]) -> [String] {
-        var lines = ["size        cell              seconds median (min–max)   peak heap median"]
+        var lines = ["size        cell                seconds median (min–max)   peak heap median"]
         for result in results {
             for name in order {
                 guard let cell = result.cells[name] else { continue }
                 let heap = cell.peakHeapBytes.map { GeneratorBenchmarkReport.mebibytes($0.median) } ?? "—"
                 lines.append(
                     String(
-                        format: "%-11d %@ %7.3f (%.3f–%.3f)          %@", result.size, padded(name, 17),
+                        format: "%-11d %@ %7.3f (%.3f–%.3f)          %@", result.size, padded(name, 19),
                         cell.seconds.median,
                         cell.seconds.min, cell.seconds.max, heap))
             }
@@ -251,7 +251,7 @@ struct EngineBenchmarkReport: Codable {
             let heap = cell.peakHeapBytes.map { GeneratorBenchmarkReport.mebibytes($0.median) } ?? "—"
             lines.append(
                 String(
-                    format: "%-11d %@ %7.3f (%.3f–%.3f)          %@", passSize, padded("in-memory, \(name)", 17),
+                    format: "%-11d %@ %7.3f (%.3f–%.3f)          %@", passSize, padded("in-memory, \(name)", 19),
                     cell.seconds.median, cell.seconds.min, cell.seconds.max, heap))
         }
         lines.append("")
