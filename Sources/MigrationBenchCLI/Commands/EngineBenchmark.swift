@@ -17,8 +17,8 @@ struct EngineBenchmark: ParsableCommand {
             The streaming step's store is then verified (the verify cell). \
             Targets (issue 3): in-place ≤ 1.3× its floor and streaming ≤ 3× its floor at the largest size; \
             streaming peak heap ≤ 64 MiB there and ≤ 1.25× its value at the smallest size; two in-memory passes \
-            ≤ (1/2 + 0.15) × the single pass's peak heap; (issue 16) in-memory peak heap ≤ 200 MiB at the largest \
-            size. --gate gates on all of them. Reported, not gated: streaming ≤ 1.5× and in-memory ≤ 2.5× the \
+            ≤ (1/2 + 0.15) × the single pass's peak heap; (issue 16) in-memory ≤ 2.5× the floor and its peak heap ≤ \
+            200 MiB at the largest size. --gate gates on all of them. Reported, not gated: streaming ≤ 1.5× the \
             floor, verifying ≤ 0.6× the streaming step. --scale instead measures the streaming step at 100,000, \
             1,000,000 and 10,000,000 objects and prints the fitted exponent of time against size.
             """)
@@ -210,13 +210,13 @@ struct EngineBenchmarkReport: Codable {
             ratio(
                 largest.ratio("streaming", to: "floor copy"), limit: 3,
                 name: "streaming transform against its floor at \(objects)")
-            // Issue 16's targets: reported, not gated, until the engine meets them reliably.
+            // Issue 16's targets: gated once the engine meets them with room to spare on a busy machine.
             ratio(
                 largest.ratio("streaming", to: "floor copy"), limit: 1.5,
                 name: "streaming transform against its floor at \(objects)", gated: false)
             ratio(
                 largest.ratio("in-memory", to: "floor copy"), limit: 2.5,
-                name: "in-memory transform against its floor at \(objects)", gated: false)
+                name: "in-memory transform against its floor at \(objects)")
             heapTarget(
                 largest.cells["in-memory"]?.peakHeapBytes?.median, mebibytes: 200,
                 name: "in-memory peak heap at \(objects)")
