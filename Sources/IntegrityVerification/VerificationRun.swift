@@ -15,7 +15,9 @@ final class VerificationRun {
     let connection: Connection
     let sourcePath: String
     let destinationPath: String
-    let collector = ViolationCollector()
+    /// Where the checks record what they find; a companion run starts a new one for each group of checks whose
+    /// findings come later in the result.
+    var collector = ViolationCollector()
     /// Every entity mapping of every pass, in order.
     let mappings: [CompiledEntityMapping]
     /// Destination tables whose objects keep their source objects' primary keys, with the source table
@@ -59,15 +61,7 @@ final class VerificationRun {
                 path: sourcePath)
         }
         Self.readAhead([sourcePath, destinationPath])
-        do {
-            connection = try Connection(path: destinationPath, mode: .readOnly)
-            try connection.withStatement("ATTACH DATABASE ? AS src") { statement in
-                try statement.bind(sourcePath, at: 1)
-                try statement.run()
-            }
-        } catch {
-            throw VerificationError("the stores cannot be opened: \(error)", path: destinationPath)
-        }
+        connection = try Self.openStores(sourcePath: sourcePath, destinationPath: destinationPath)
         // The model does not decide which side names a reflexive join table (format note X1): each store is
         // read under the name it has.
         do {
@@ -79,6 +73,39 @@ final class VerificationRun {
         preservedTables = Self.preservedTables(mappings, source: sourceLayout, destination: layout)
         correspondences = Self.correspondences(
             mappings, preservedTables: preservedTables, destination: destination, layout: layout)
+    }
+
+    /// A run over the same stores and expectations with a connection and a collector of its own, so that
+    /// checks that do not depend on each other can run on another thread at the same time.
+    init(companionOf run: VerificationRun) throws(VerificationError) {
+        source = run.source
+        destination = run.destination
+        sourceLayout = run.sourceLayout
+        layout = run.layout
+        sourcePath = run.sourcePath
+        destinationPath = run.destinationPath
+        mappings = run.mappings
+        preservedTables = run.preservedTables
+        correspondences = run.correspondences
+        connection = try Self.openStores(sourcePath: sourcePath, destinationPath: destinationPath)
+    }
+
+    /// The destination store opened read-only with the source store attached as `src`, both read through a
+    /// memory map (up to SQLite's limit, 2 GiB by default): pages are read in place rather than copied into
+    /// the connection's page cache, which the checks, reading every page, would otherwise do for each.
+    private static func openStores(sourcePath: String, destinationPath: String) throws(VerificationError) -> Connection
+    {
+        do {
+            let connection = try Connection(path: destinationPath, mode: .readOnly)
+            try connection.withStatement("ATTACH DATABASE ? AS src") { statement in
+                try statement.bind(sourcePath, at: 1)
+                try statement.run()
+            }
+            for schema in ["main", "src"] { try connection.execute("PRAGMA \(schema).mmap_size = \(Int64.max)") }
+            return connection
+        } catch {
+            throw VerificationError("the stores cannot be opened: \(error)", path: destinationPath)
+        }
     }
 
     /// Reads the store files once, in order, in large blocks, keeping nothing. The checks read every page of
