@@ -5,19 +5,19 @@ import PersistentStore
 import SQLiteDatabase
 
 extension VerificationRun {
-    /// Compares the destination attributes in columns `firstColumn…` of `row` with what the source row of
-    /// `context` gives: all of them when `closely`, else only those SQL could not compare.
+    /// Compares the destination attributes of the checks `selected` (by index in `checks`), the n-th of them in
+    /// column `firstColumn + n` of `row`, with what the source row of `context` gives.
     func compareAttributes(
         _ checks: inout [AttributeCheck],
-        closely: Bool,
+        _ selected: [Int],
         row: Statement,
         firstColumn: Int32,
         key: Int64,
         entity: String,
         context: SourceRowContext
     ) {
-        for index in checks.indices where !checks[index].skipped && (closely || checks[index].differs == nil) {
-            let column = firstColumn + Int32(index)
+        for (position, index) in selected.enumerated() where !checks[index].skipped {
+            let column = firstColumn + Int32(position)
             if !compare(&checks[index], row: row, column: column, key: key, entity: entity, context: context) {
                 checks[index].skipped = true
             }

@@ -66,6 +66,8 @@ extension VerificationRun {
 
     /// Objects that keep their source keys: one join of the two tables by primary key. When every attribute
     /// can be compared in SQL, a first pass only counts the rows that differ, and only those are read.
+    /// Otherwise every row is read, with only the columns the verifier must compare itself; a row that SQL
+    /// finds different is read again, whole, by key (see ``closeLook(at:checks:edges:source:entity:)``).
     /// Returns how many source objects have their destination object (nil when that could not be told).
     private func compareByKey(_ compiled: CompiledEntityMapping, into entity: String) throws -> Int64? {
         guard let sourceEntity = compiled.mapping.sourceEntity else { return 0 }
@@ -98,12 +100,13 @@ extension VerificationRun {
             condition = " AND (NOT (\(present)) OR \(anyDiffers))"
         }
         let (types, sourceSQL) = sourceColumns(of: sourceEntity, alias: "s")
+        let uncompared = checks.indices.filter { checks[$0].differs == nil }
         let columns =
-            ["s.Z_PK", "d.Z_PK", "d.Z_ENT", "(\(anyDiffers))"] + sourceSQL + checks.map { "d.\(quoted($0.column))" }
-            + edges.flatMap { ["s.\(quoted($0.sourceColumn))", "d.\(quoted($0.column))"] }
+            ["s.Z_PK", "d.Z_PK", "d.Z_ENT", "(\(anyDiffers))"] + sourceSQL
+            + uncompared.map { "d.\(quoted(checks[$0].column))" }
         let sql = "SELECT \(columns.joined(separator: ", ")) \(from)\(condition) ORDER BY s.Z_PK"
-        let firstDestinationColumn = Int32(4 + types.count)
-        let firstEdgeColumn = firstDestinationColumn + Int32(checks.count)
+        let firstUncomparedColumn = Int32(4 + types.count)
+        let close = try closeLook(at: sourceEntity, checks: checks, edges: edges, entity: entity)
         var complete = true
         try forEachRowOf(sql, bindings) { row in
             let context = SourceRowContext(statement: row, firstColumn: 4, types: types, entityNumber: sourceNumber)
@@ -130,16 +133,25 @@ extension VerificationRun {
                         "\(sourceEntity) object \(key) should become \(entity) \(key); found \(found)")
                     continue
                 }
-                let closely = row.int64(3) != 0
+                guard row.int64(3) != 0 else {
+                    compareAttributes(
+                        &checks, uncompared, row: row, firstColumn: firstUncomparedColumn, key: key, entity: entity,
+                        context: context)
+                    continue
+                }
+                close.reset()
+                try close.bind(key, at: 1)
+                guard try close.step() else {
+                    throw NotVerifiable(description: "\(entity) \(key) could not be read again")
+                }
                 compareAttributes(
-                    &checks, closely: closely, row: row, firstColumn: firstDestinationColumn, key: key,
-                    entity: entity, context: context)
-                guard closely else { continue }
+                    &checks, Array(checks.indices), row: close, firstColumn: 0, key: key, entity: entity,
+                    context: context)
                 for (index, edge) in edges.enumerated() {
-                    let column = firstEdgeColumn + Int32(2 * index)
+                    let column = Int32(checks.count + 2 * index)
                     try edge.compare(
-                        actual: row.isNull(column + 1) ? nil : row.int64(column + 1),
-                        expected: row.isNull(column) ? nil : row.int64(column), key: key, entity: entity,
+                        actual: close.isNull(column + 1) ? nil : close.int64(column + 1),
+                        expected: close.isNull(column) ? nil : close.int64(column), key: key, entity: entity,
                         collector: collector)
                 }
             }
@@ -147,6 +159,20 @@ extension VerificationRun {
         guard complete else { return nil }
         edgesChecked(edges, of: entity)
         return matched
+    }
+
+    /// The statement that reads one object of `entity` whole, by primary key (`?1`), for a closer look: the
+    /// destination column of every check, then the source and destination foreign key of every edge.
+    private func closeLook(
+        at sourceEntity: String, checks: [AttributeCheck], edges: [ForeignKeyEdge], entity: String
+    ) throws -> Statement {
+        let columns =
+            checks.map { "d.\(quoted($0.column))" }
+            + edges.flatMap { ["s.\(quoted($0.sourceColumn))", "d.\(quoted($0.column))"] }
+        return try connection.prepare(
+            "SELECT \((columns.isEmpty ? ["NULL"] : columns).joined(separator: ", ")) "
+                + "FROM main.\(quoted(layout.table(for: entity).name)) d, "
+                + "src.\(quoted(sourceLayout.table(for: sourceEntity).name)) s WHERE d.Z_PK = ?1 AND s.Z_PK = ?1")
     }
 
     private func edgesChecked(_ edges: [ForeignKeyEdge], of entity: String) {
@@ -173,6 +199,7 @@ extension VerificationRun {
             + "FROM main.\(quoted(layout.table(for: entity).name)) d WHERE d.Z_ENT = \(layout.entityNumbers[entity]!) "
             + "ORDER BY d.Z_PK"
         let objects = try PolicyObjectCheck(compiled, owner: entity, run: self)
+        let every = Array(checks.indices)
         var identical = true
         try connection.withStatement(sourceQuery) { sourceRow in
             try connection.withStatement(destinationQuery) { row in
@@ -195,7 +222,7 @@ extension VerificationRun {
                     let key = row.int64(0)
                     identical = identical && key == sourceKey
                     compareAttributes(
-                        &checks, closely: true, row: row, firstColumn: 1, key: key, entity: entity, context: context)
+                        &checks, every, row: row, firstColumn: 1, key: key, entity: entity, context: context)
                     try objects?.check(source: context, destination: key)
                 }
                 while try row.step() {
