@@ -72,7 +72,7 @@ extension VerificationRun {
     private func compareByKey(_ compiled: CompiledEntityMapping, into entity: String) throws -> Int64? {
         guard let sourceEntity = compiled.mapping.sourceEntity else { return 0 }
         var bindings: [SQLiteValue] = []
-        var checks = AttributeCheck.checks(
+        let checks = AttributeCheck.checks(
             for: compiled, from: sourceEntity, to: entity, source: sourceLayout, destination: layout,
             bindings: &bindings)
         let edges = try foreignKeyEdges(of: compiled, entity: entity)
@@ -135,7 +135,7 @@ extension VerificationRun {
                 }
                 guard row.int64(3) != 0 else {
                     compareAttributes(
-                        &checks, uncompared, row: row, firstColumn: firstUncomparedColumn, key: key, entity: entity,
+                        checks, uncompared, row: row, firstColumn: firstUncomparedColumn, key: key, entity: entity,
                         context: context)
                     continue
                 }
@@ -145,7 +145,7 @@ extension VerificationRun {
                     throw NotVerifiable(description: "\(entity) \(key) could not be read again")
                 }
                 compareAttributes(
-                    &checks, Array(checks.indices), row: close, firstColumn: 0, key: key, entity: entity,
+                    checks, Array(checks.indices), row: close, firstColumn: 0, key: key, entity: entity,
                     context: context)
                 for (index, edge) in edges.enumerated() {
                     let column = Int32(checks.count + 2 * index)
@@ -185,7 +185,7 @@ extension VerificationRun {
     private func compareInOrder(_ compiled: CompiledEntityMapping, into entity: String) throws {
         guard let sourceEntity = compiled.mapping.sourceEntity else { return }
         var bindings: [SQLiteValue] = []
-        var checks = AttributeCheck.checks(
+        let checks = AttributeCheck.checks(
             for: compiled, from: sourceEntity, to: entity, source: sourceLayout, destination: layout,
             bindings: &bindings)
         let sourceNumber = sourceLayout.entityNumbers[sourceEntity]!
@@ -222,7 +222,7 @@ extension VerificationRun {
                     let key = row.int64(0)
                     identical = identical && key == sourceKey
                     compareAttributes(
-                        &checks, every, row: row, firstColumn: 1, key: key, entity: entity, context: context)
+                        checks, every, row: row, firstColumn: 1, key: key, entity: entity, context: context)
                     try objects?.check(source: context, destination: key)
                 }
                 while try row.step() {
