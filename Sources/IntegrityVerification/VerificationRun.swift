@@ -108,23 +108,22 @@ final class VerificationRun {
         }
     }
 
-    /// Reads the store files once, in order, in large blocks, keeping nothing. The checks read every page of
-    /// both (the integrity check alone reads all of the destination), largely in b-tree order, which on a cold
-    /// page cache costs one disk read per page; read in file order first, the pages come in at the disk's full
-    /// speed and are then found in the cache. Skipped when the stores are larger than a quarter of the
-    /// machine's memory, where they would not stay cached.
+    /// Asks the kernel to read the store files into its page cache, in file order, without copying them
+    /// anywhere (`POSIX_FADV_WILLNEED`). The checks read every page of both (the integrity check alone reads
+    /// all of the destination), largely in b-tree order, which on a cold page cache costs one disk read per
+    /// page; read in file order, the pages come in at the disk's full speed and are then found in the cache.
+    /// On a warm cache this costs nothing. Skipped when the stores are larger than a quarter of the machine's
+    /// memory, where they would not stay cached.
     private static func readAhead(_ paths: [String]) {
         let sizes = paths.map { path in
             ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.uint64Value ?? 0
         }
         guard sizes.reduce(0, +) <= ProcessInfo.processInfo.physicalMemory / 4 else { return }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
-        defer { buffer.deallocate() }
         for path in paths {
             let descriptor = open(path, O_RDONLY)
             guard descriptor >= 0 else { continue }
             defer { close(descriptor) }
-            while read(descriptor, buffer.baseAddress, buffer.count) > 0 {}
+            _ = posix_fadvise(descriptor, 0, 0, POSIX_FADV_WILLNEED)
         }
     }
 
