@@ -67,7 +67,7 @@ extension VerificationRun {
     /// Objects that keep their source keys: one join of the two tables by primary key. When every attribute
     /// can be compared in SQL, a first pass only counts the rows that differ, and only those are read.
     /// Otherwise every row is read, with only the columns the verifier must compare itself; a row that SQL
-    /// finds different is read again, whole, by key (see ``closeLook(at:checks:edges:source:entity:)``).
+    /// finds different is read again, whole, by key (see ``closeLook(at:columns:entity:)``).
     /// Returns how many source objects have their destination object (nil when that could not be told).
     private func compareByKey(_ compiled: CompiledEntityMapping, into entity: String) throws -> Int64? {
         guard let sourceEntity = compiled.mapping.sourceEntity else { return 0 }
@@ -101,12 +101,15 @@ extension VerificationRun {
         }
         let (types, sourceSQL) = sourceColumns(of: sourceEntity, alias: "s")
         let uncompared = checks.indices.filter { checks[$0].differs == nil }
+        let whole = wholeRowColumns(checks: checks, edges: edges)
+        // Rows read only because SQL finds them different come whole; rows read for the verifier's own
+        // comparisons come with only those columns, and are read again whole when SQL finds them different.
         let columns =
             ["s.Z_PK", "d.Z_PK", "d.Z_ENT", "(\(anyDiffers))"] + sourceSQL
-            + uncompared.map { "d.\(quoted(checks[$0].column))" }
+            + (everyRow ? uncompared.map { "d.\(quoted(checks[$0].column))" } : whole)
         let sql = "SELECT \(columns.joined(separator: ", ")) \(from)\(condition) ORDER BY s.Z_PK"
-        let firstUncomparedColumn = Int32(4 + types.count)
-        let close = try closeLook(at: sourceEntity, checks: checks, edges: edges, entity: entity)
+        let firstReadColumn = Int32(4 + types.count)
+        let close = everyRow ? try closeLook(at: sourceEntity, columns: whole, entity: entity) : nil
         var complete = true
         try forEachRowOf(sql, bindings) { row in
             let context = SourceRowContext(statement: row, firstColumn: 4, types: types, entityNumber: sourceNumber)
@@ -135,23 +138,29 @@ extension VerificationRun {
                 }
                 guard row.int64(3) != 0 else {
                     compareAttributes(
-                        checks, uncompared, row: row, firstColumn: firstUncomparedColumn, key: key, entity: entity,
+                        checks, uncompared, row: row, firstColumn: firstReadColumn, key: key, entity: entity,
                         context: context)
                     continue
                 }
-                close.reset()
-                try close.bind(key, at: 1)
-                guard try close.step() else {
-                    throw NotVerifiable(description: "\(entity) \(key) could not be read again")
+                var wholeRow = row
+                var firstColumn = firstReadColumn
+                if let close {
+                    close.reset()
+                    try close.bind(key, at: 1)
+                    guard try close.step() else {
+                        throw NotVerifiable(description: "\(entity) \(key) could not be read again")
+                    }
+                    wholeRow = close
+                    firstColumn = 0
                 }
                 compareAttributes(
-                    checks, Array(checks.indices), row: close, firstColumn: 0, key: key, entity: entity,
+                    checks, Array(checks.indices), row: wholeRow, firstColumn: firstColumn, key: key, entity: entity,
                     context: context)
                 for (index, edge) in edges.enumerated() {
-                    let column = Int32(checks.count + 2 * index)
+                    let column = firstColumn + Int32(checks.count + 2 * index)
                     try edge.compare(
-                        actual: close.isNull(column + 1) ? nil : close.int64(column + 1),
-                        expected: close.isNull(column) ? nil : close.int64(column), key: key, entity: entity,
+                        actual: wholeRow.isNull(column + 1) ? nil : wholeRow.int64(column + 1),
+                        expected: wholeRow.isNull(column) ? nil : wholeRow.int64(column), key: key, entity: entity,
                         collector: collector)
                 }
             }
@@ -161,15 +170,17 @@ extension VerificationRun {
         return matched
     }
 
-    /// The statement that reads one object of `entity` whole, by primary key (`?1`), for a closer look: the
-    /// destination column of every check, then the source and destination foreign key of every edge.
-    private func closeLook(
-        at sourceEntity: String, checks: [AttributeCheck], edges: [ForeignKeyEdge], entity: String
-    ) throws -> Statement {
-        let columns =
-            checks.map { "d.\(quoted($0.column))" }
+    /// The columns of a whole row of the key join: the destination column of every check, then the source and
+    /// destination foreign key of every edge.
+    private func wholeRowColumns(checks: [AttributeCheck], edges: [ForeignKeyEdge]) -> [String] {
+        checks.map { "d.\(quoted($0.column))" }
             + edges.flatMap { ["s.\(quoted($0.sourceColumn))", "d.\(quoted($0.column))"] }
-        return try connection.prepare(
+    }
+
+    /// The statement that reads the whole row (`columns`) of one object of `entity` by primary key (`?1`), for
+    /// a closer look.
+    private func closeLook(at sourceEntity: String, columns: [String], entity: String) throws -> Statement {
+        try connection.prepare(
             "SELECT \((columns.isEmpty ? ["NULL"] : columns).joined(separator: ", ")) "
                 + "FROM main.\(quoted(layout.table(for: entity).name)) d, "
                 + "src.\(quoted(sourceLayout.table(for: sourceEntity).name)) s WHERE d.Z_PK = ?1 AND s.Z_PK = ?1")
