@@ -81,10 +81,15 @@ extension VerificationRun {
         let from =
             "FROM src.\(quoted(sourceLayout.table(for: sourceEntity).name)) s LEFT JOIN "
             + "main.\(quoted(layout.table(for: entity).name)) d ON d.Z_PK = s.Z_PK WHERE s.Z_ENT = \(sourceNumber)"
-        let differs = checks.compactMap(\.differs) + edges.map(\.differs)
+        let (types, sourceSQL) = sourceColumns(of: sourceEntity, alias: "s")
+        let checkDiffers = try checks.map { check in
+            try check.differs
+                ?? expressionDiffers(check, sourceColumns: sourceSQL, types: types, entityNumber: sourceNumber)
+        }
+        let differs = checkDiffers.compactMap { $0 } + edges.map(\.differs)
         let anyDiffers = differs.isEmpty ? "0" : differs.joined(separator: " OR ")
         let present = "d.Z_ENT IS \(number)"
-        let everyRow = compiled.sourceFilter != nil || checks.contains { $0.differs == nil }
+        let everyRow = compiled.sourceFilter != nil || checkDiffers.contains(nil)
         var matched: Int64 = 0
         var condition = ""
         if !everyRow {
@@ -99,8 +104,7 @@ extension VerificationRun {
             }
             condition = " AND (NOT (\(present)) OR \(anyDiffers))"
         }
-        let (types, sourceSQL) = sourceColumns(of: sourceEntity, alias: "s")
-        let uncompared = checks.indices.filter { checks[$0].differs == nil }
+        let uncompared = checks.indices.filter { checkDiffers[$0] == nil }
         let whole = wholeRowColumns(checks: checks, edges: edges)
         // Rows read only because SQL finds them different come whole; rows read for the verifier's own
         // comparisons come with only those columns, and are read again whole when SQL finds them different.
@@ -112,7 +116,7 @@ extension VerificationRun {
         let close = everyRow ? try closeLook(at: sourceEntity, columns: whole, entity: entity) : nil
         var complete = true
         try forEachRowOf(sql, bindings) { row in
-            let context = SourceRowContext(statement: row, firstColumn: 4, types: types, entityNumber: sourceNumber)
+            let context = SourceRowContext(row: row, firstColumn: 4, types: types, entityNumber: sourceNumber)
             while try row.step() {
                 let key = row.int64(0)
                 guard let migrates = migrates(compiled, context: context, entity: entity) else {
@@ -215,7 +219,7 @@ extension VerificationRun {
         try connection.withStatement(sourceQuery) { sourceRow in
             try connection.withStatement(destinationQuery) { row in
                 let context = SourceRowContext(
-                    statement: sourceRow, firstColumn: 1, types: types, entityNumber: sourceNumber)
+                    row: sourceRow, firstColumn: 1, types: types, entityNumber: sourceNumber)
                 while try sourceRow.step() {
                     guard let migrates = migrates(compiled, context: context, entity: entity) else {
                         identical = false

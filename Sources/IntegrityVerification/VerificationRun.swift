@@ -30,6 +30,9 @@ final class VerificationRun {
     var keptKeys: [String: String] = [:]
     /// `Entity.relationship` of the to-one relationships whose edges were compared with their objects' rows.
     var edgesCheckedWithObjects: Set<String> = []
+    /// How many SQL functions ``expressionDiffers(_:sourceColumns:types:entityNumber:)`` has registered on
+    /// ``connection``; each gets a name of its own.
+    var predicateCount = 0
 
     init(verifier: IntegrityVerifier, sourcePath: String, destinationPath: String) throws(VerificationError) {
         source = verifier.source
