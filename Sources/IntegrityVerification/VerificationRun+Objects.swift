@@ -106,10 +106,11 @@ extension VerificationRun {
         }
         let uncompared = checks.indices.filter { checkDiffers[$0] == nil }
         let whole = wholeRowColumns(checks: checks, edges: edges)
-        // Rows read only because SQL finds them different come whole; rows read for the verifier's own
-        // comparisons come with only those columns, and are read again whole when SQL finds them different.
+        // Rows read only because SQL finds them different come whole (their objects, when present, differ:
+        // the condition said so, and is not evaluated twice); rows read for the verifier's own comparisons come
+        // with only those columns, and are read again whole when SQL finds them different.
         let columns =
-            ["s.Z_PK", "d.Z_PK", "d.Z_ENT", "(\(anyDiffers))"] + sourceSQL
+            ["s.Z_PK", "d.Z_PK", "d.Z_ENT", everyRow ? "(\(anyDiffers))" : "1"] + sourceSQL
             + (everyRow ? uncompared.map { "d.\(quoted(checks[$0].column))" } : whole)
         let sql = "SELECT \(columns.joined(separator: ", ")) \(from)\(condition) ORDER BY s.Z_PK"
         let firstReadColumn = Int32(4 + types.count)
