@@ -5,7 +5,10 @@ import PersistentStore
 import SQLiteDatabase
 
 /// One destination attribute of one entity mapping, with the value it must hold.
-struct AttributeCheck {
+///
+/// A class, read for every object: handing it to the comparison costs one reference, not a copy of the
+/// attribute and the expression.
+final class AttributeCheck {
     /// Where the expected value comes from.
     enum Expectation {
         /// The mapping's value expression, evaluated by the verifier over the source row.
@@ -27,6 +30,13 @@ struct AttributeCheck {
     let differs: String?
     /// Set once the check cannot be made (the reason is listed as not checked).
     var skipped = false
+
+    init(attribute: Attribute, column: String, expectation: Expectation, differs: String?) {
+        self.attribute = attribute
+        self.column = column
+        self.expectation = expectation
+        self.differs = differs
+    }
 
     /// The checks of every stored attribute of destination entity `entity` made by `compiled` from source
     /// entity `sourceEntity`; literal values for `differs` go to `bindings` (`?1`, `?2`, …).

@@ -47,16 +47,17 @@ public struct IntegrityVerifier: Sendable {
     ) throws(VerificationError) -> VerificationResult {
         let run = try VerificationRun(
             verifier: self, sourcePath: sourcePath, destinationPath: destinationPath)
-        run.checkSourceStore()
-        run.checkIntegrity()
-        run.checkMetadata()
-        run.checkSchema()
-        run.checkEntityNumbers()
+        // Two threads, each on its own connection: the object and edge checks, which depend on each other,
+        // on this one; every other check on the other.
+        let companion = CompanionChecks(try VerificationRun(companionOf: run))
+        companion.start()
         run.checkObjects()
         run.checkRelationshipEdges()
-        run.checkForeignKeys()
-        run.checkConstraints()
-        return run.collector.result
+        companion.wait()
+        let result = companion.earlier
+        result.append(run.collector)
+        result.append(companion.later)
+        return result.result
     }
 }
 

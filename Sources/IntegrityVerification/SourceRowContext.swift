@@ -10,33 +10,45 @@ struct NotVerifiable: Error, CustomStringConvertible {
     let description: String
 }
 
-/// The verifier's own evaluation context: `$source` is the current row of a statement over the source store.
+/// Where a source object's values are read: the current row of a statement over the source store, or the
+/// arguments of an SQL function called with them.
+protocol SourceRow {
+    func value(_ index: Int32) -> SQLiteValue
+    func int64(_ index: Int32) -> Int64
+}
+
+extension Statement: SourceRow {}
+extension FunctionArguments: SourceRow {}
+
+/// The verifier's own evaluation context: `$source` is a row of the source store.
 ///
-/// Column `firstColumn + slot` of the statement holds the source attribute in `slot`, as
-/// ``MappingModel/StoredAttributeSlots`` numbers them.
+/// Column `keyColumn` of the row holds the object's primary key, column `firstColumn + slot` the source
+/// attribute in `slot`, as ``MappingModel/StoredAttributeSlots`` numbers them.
 final class SourceRowContext: EvaluationContext {
-    private let statement: Statement
+    private let row: any SourceRow
+    private let keyColumn: Int32
     private let firstColumn: Int32
     private let types: [AttributeType]
     private let entityNumber: Int32
     /// Set when the evaluation read `now()` or `uuid()`, whose values only the engine knows.
     var usedUnknowable = false
 
-    init(statement: Statement, firstColumn: Int32, types: [AttributeType], entityNumber: Int) {
-        self.statement = statement
+    init(row: any SourceRow, keyColumn: Int32 = 0, firstColumn: Int32, types: [AttributeType], entityNumber: Int) {
+        self.row = row
+        self.keyColumn = keyColumn
         self.firstColumn = firstColumn
         self.types = types
         self.entityNumber = Int32(entityNumber)
     }
 
     func sourceValue(slot: Int) -> ExpressionValue {
-        let value = statement.value(firstColumn + Int32(slot))
+        let value = row.value(firstColumn + Int32(slot))
         guard let decoded = AttributeValue(sqlite: value, as: types[slot]) else { return .null }
         return Self.expressionValue(decoded)
     }
 
     func sourceObject() -> ObjectID? {
-        ObjectID(side: .source, entity: entityNumber, primaryKey: statement.int64(0))
+        ObjectID(side: .source, entity: entityNumber, primaryKey: row.int64(keyColumn))
     }
 
     func destinationObject() -> ObjectID? { nil }

@@ -5,79 +5,83 @@ import PersistentStore
 import SQLiteDatabase
 
 extension VerificationRun {
-    /// Compares the destination attributes in columns `firstColumn…` of `row` with what the source row of
-    /// `context` gives: all of them when `closely`, else only those SQL could not compare.
+    /// Compares the destination attributes of the checks `selected` (by index in `checks`), the n-th of them in
+    /// column `firstColumn + n` of `row`, with what the source row of `context` gives.
     func compareAttributes(
-        _ checks: inout [AttributeCheck],
-        closely: Bool,
+        _ checks: [AttributeCheck],
+        _ selected: [Int],
         row: Statement,
         firstColumn: Int32,
         key: Int64,
         entity: String,
         context: SourceRowContext
     ) {
-        for index in checks.indices where !checks[index].skipped && (closely || checks[index].differs == nil) {
-            let column = firstColumn + Int32(index)
-            if !compare(&checks[index], row: row, column: column, key: key, entity: entity, context: context) {
-                checks[index].skipped = true
+        for (position, index) in selected.enumerated() {
+            let check = checks[index]
+            if !check.skipped
+                && !compare(
+                    check, row: row, column: firstColumn + Int32(position), key: key, entity: entity, context: context)
+            {
+                check.skipped = true
             }
         }
     }
 
     /// Compares one attribute's stored value with its expected value; false when it cannot be checked at all.
     private func compare(
-        _ check: inout AttributeCheck,
+        _ check: AttributeCheck,
         row: Statement,
         column: Int32,
         key: Int64,
         entity: String,
         context: SourceRowContext
     ) -> Bool {
-        let attribute = check.attribute
+        let type = check.attribute.type
         let expected: SQLiteValue?
         switch check.expectation {
         case .value(let value):
             expected = value
-        case .expression:
-            guard let value = expectedValue(&check, entity: entity, context: context) else { return false }
+        case .expression(let expression):
+            guard let value = expectedValue(of: expression, check.attribute, entity: entity, context: context) else {
+                return false
+            }
             expected = value
         case .newIdentifier:
             let actual = row.value(column)
-            if !StoredValue.isIdentifier(actual, type: attribute.type) {
+            if !StoredValue.isIdentifier(actual, type: type) {
                 collector.add(
-                    .attributeValue, entity: entity, property: attribute.name, primaryKey: key,
+                    .attributeValue, entity: entity, property: check.attribute.name, primaryKey: key,
                     "expected a new identifier, found \(StoredValue.describe(actual))")
             }
             return true
         case .converted(let slot):
             let value = context.sourceValue(slot: slot)
-            expected = TypeConversion.convert(value, to: attribute.type).flatMap {
-                StoredValue.expected($0, as: attribute.type)
+            expected = TypeConversion.convert(value, to: type).flatMap {
+                StoredValue.expected($0, as: type)
             }
         }
         guard let expected else {
             let actual = row.value(column)
             collector.add(
-                .attributeValue, entity: entity, property: attribute.name, primaryKey: key,
-                "the mapping's value cannot be stored as \(attribute.type.rawValue); "
+                .attributeValue, entity: entity, property: check.attribute.name, primaryKey: key,
+                "the mapping's value cannot be stored as \(type.rawValue); "
                     + "found \(StoredValue.describe(actual))")
             return true
         }
-        if !StoredValue.matches(row, column, expected, type: attribute.type) {
+        if !StoredValue.matches(row, column, expected, type: type) {
             collector.add(
-                .attributeValue, entity: entity, property: attribute.name, primaryKey: key,
+                .attributeValue, entity: entity, property: check.attribute.name, primaryKey: key,
                 "expected \(StoredValue.describe(expected)), found \(StoredValue.describe(row.value(column)))")
         }
         return true
     }
 
-    /// The value `check`'s expression gives for the source row of `context`, as the attribute stores it
+    /// The value `expression` gives `attribute` for the source row of `context`, as the attribute stores it
     /// (`.some(nil)` when it cannot be stored); nil, listed as not checked, when the verifier cannot evaluate it.
     private func expectedValue(
-        _ check: inout AttributeCheck, entity: String, context: SourceRowContext
+        of expression: CompiledExpression, _ attribute: Attribute, entity: String,
+        context: SourceRowContext
     ) -> SQLiteValue?? {
-        guard case .expression(let expression) = check.expectation else { return nil }
-        let attribute = check.attribute
         let value: ExpressionValue
         do {
             value = try expression.evaluate(in: context)

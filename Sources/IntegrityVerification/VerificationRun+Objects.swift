@@ -66,11 +66,13 @@ extension VerificationRun {
 
     /// Objects that keep their source keys: one join of the two tables by primary key. When every attribute
     /// can be compared in SQL, a first pass only counts the rows that differ, and only those are read.
+    /// Otherwise every row is read, with only the columns the verifier must compare itself; a row that SQL
+    /// finds different is read again, whole, by key (see ``closeLook(at:columns:entity:)``).
     /// Returns how many source objects have their destination object (nil when that could not be told).
     private func compareByKey(_ compiled: CompiledEntityMapping, into entity: String) throws -> Int64? {
         guard let sourceEntity = compiled.mapping.sourceEntity else { return 0 }
         var bindings: [SQLiteValue] = []
-        var checks = AttributeCheck.checks(
+        let checks = AttributeCheck.checks(
             for: compiled, from: sourceEntity, to: entity, source: sourceLayout, destination: layout,
             bindings: &bindings)
         let edges = try foreignKeyEdges(of: compiled, entity: entity)
@@ -79,10 +81,15 @@ extension VerificationRun {
         let from =
             "FROM src.\(quoted(sourceLayout.table(for: sourceEntity).name)) s LEFT JOIN "
             + "main.\(quoted(layout.table(for: entity).name)) d ON d.Z_PK = s.Z_PK WHERE s.Z_ENT = \(sourceNumber)"
-        let differs = checks.compactMap(\.differs) + edges.map(\.differs)
+        let (types, sourceSQL) = sourceColumns(of: sourceEntity, alias: "s")
+        let checkDiffers = try checks.map { check in
+            try check.differs
+                ?? expressionDiffers(check, sourceColumns: sourceSQL, types: types, entityNumber: sourceNumber)
+        }
+        let differs = checkDiffers.compactMap { $0 } + edges.map(\.differs)
         let anyDiffers = differs.isEmpty ? "0" : differs.joined(separator: " OR ")
         let present = "d.Z_ENT IS \(number)"
-        let everyRow = compiled.sourceFilter != nil || checks.contains { $0.differs == nil }
+        let everyRow = compiled.sourceFilter != nil || checkDiffers.contains(nil)
         var matched: Int64 = 0
         var condition = ""
         if !everyRow {
@@ -97,16 +104,20 @@ extension VerificationRun {
             }
             condition = " AND (NOT (\(present)) OR \(anyDiffers))"
         }
-        let (types, sourceSQL) = sourceColumns(of: sourceEntity, alias: "s")
+        let uncompared = checks.indices.filter { checkDiffers[$0] == nil }
+        let whole = wholeRowColumns(checks: checks, edges: edges)
+        // Rows read only because SQL finds them different come whole (their objects, when present, differ:
+        // the condition said so, and is not evaluated twice); rows read for the verifier's own comparisons come
+        // with only those columns, and are read again whole when SQL finds them different.
         let columns =
-            ["s.Z_PK", "d.Z_PK", "d.Z_ENT", "(\(anyDiffers))"] + sourceSQL + checks.map { "d.\(quoted($0.column))" }
-            + edges.flatMap { ["s.\(quoted($0.sourceColumn))", "d.\(quoted($0.column))"] }
+            ["s.Z_PK", "d.Z_PK", "d.Z_ENT", everyRow ? "(\(anyDiffers))" : "1"] + sourceSQL
+            + (everyRow ? uncompared.map { "d.\(quoted(checks[$0].column))" } : whole)
         let sql = "SELECT \(columns.joined(separator: ", ")) \(from)\(condition) ORDER BY s.Z_PK"
-        let firstDestinationColumn = Int32(4 + types.count)
-        let firstEdgeColumn = firstDestinationColumn + Int32(checks.count)
+        let firstReadColumn = Int32(4 + types.count)
+        let close = everyRow ? try closeLook(at: sourceEntity, columns: whole, entity: entity) : nil
         var complete = true
         try forEachRowOf(sql, bindings) { row in
-            let context = SourceRowContext(statement: row, firstColumn: 4, types: types, entityNumber: sourceNumber)
+            let context = SourceRowContext(row: row, firstColumn: 4, types: types, entityNumber: sourceNumber)
             while try row.step() {
                 let key = row.int64(0)
                 guard let migrates = migrates(compiled, context: context, entity: entity) else {
@@ -130,16 +141,31 @@ extension VerificationRun {
                         "\(sourceEntity) object \(key) should become \(entity) \(key); found \(found)")
                     continue
                 }
-                let closely = row.int64(3) != 0
+                guard row.int64(3) != 0 else {
+                    compareAttributes(
+                        checks, uncompared, row: row, firstColumn: firstReadColumn, key: key, entity: entity,
+                        context: context)
+                    continue
+                }
+                var wholeRow = row
+                var firstColumn = firstReadColumn
+                if let close {
+                    close.reset()
+                    try close.bind(key, at: 1)
+                    guard try close.step() else {
+                        throw NotVerifiable(description: "\(entity) \(key) could not be read again")
+                    }
+                    wholeRow = close
+                    firstColumn = 0
+                }
                 compareAttributes(
-                    &checks, closely: closely, row: row, firstColumn: firstDestinationColumn, key: key,
-                    entity: entity, context: context)
-                guard closely else { continue }
+                    checks, Array(checks.indices), row: wholeRow, firstColumn: firstColumn, key: key, entity: entity,
+                    context: context)
                 for (index, edge) in edges.enumerated() {
-                    let column = firstEdgeColumn + Int32(2 * index)
+                    let column = firstColumn + Int32(checks.count + 2 * index)
                     try edge.compare(
-                        actual: row.isNull(column + 1) ? nil : row.int64(column + 1),
-                        expected: row.isNull(column) ? nil : row.int64(column), key: key, entity: entity,
+                        actual: wholeRow.isNull(column + 1) ? nil : wholeRow.int64(column + 1),
+                        expected: wholeRow.isNull(column) ? nil : wholeRow.int64(column), key: key, entity: entity,
                         collector: collector)
                 }
             }
@@ -147,6 +173,22 @@ extension VerificationRun {
         guard complete else { return nil }
         edgesChecked(edges, of: entity)
         return matched
+    }
+
+    /// The columns of a whole row of the key join: the destination column of every check, then the source and
+    /// destination foreign key of every edge.
+    private func wholeRowColumns(checks: [AttributeCheck], edges: [ForeignKeyEdge]) -> [String] {
+        checks.map { "d.\(quoted($0.column))" }
+            + edges.flatMap { ["s.\(quoted($0.sourceColumn))", "d.\(quoted($0.column))"] }
+    }
+
+    /// The statement that reads the whole row (`columns`) of one object of `entity` by primary key (`?1`), for
+    /// a closer look.
+    private func closeLook(at sourceEntity: String, columns: [String], entity: String) throws -> Statement {
+        try connection.prepare(
+            "SELECT \((columns.isEmpty ? ["NULL"] : columns).joined(separator: ", ")) "
+                + "FROM main.\(quoted(layout.table(for: entity).name)) d, "
+                + "src.\(quoted(sourceLayout.table(for: sourceEntity).name)) s WHERE d.Z_PK = ?1 AND s.Z_PK = ?1")
     }
 
     private func edgesChecked(_ edges: [ForeignKeyEdge], of entity: String) {
@@ -159,7 +201,7 @@ extension VerificationRun {
     private func compareInOrder(_ compiled: CompiledEntityMapping, into entity: String) throws {
         guard let sourceEntity = compiled.mapping.sourceEntity else { return }
         var bindings: [SQLiteValue] = []
-        var checks = AttributeCheck.checks(
+        let checks = AttributeCheck.checks(
             for: compiled, from: sourceEntity, to: entity, source: sourceLayout, destination: layout,
             bindings: &bindings)
         let sourceNumber = sourceLayout.entityNumbers[sourceEntity]!
@@ -173,11 +215,12 @@ extension VerificationRun {
             + "FROM main.\(quoted(layout.table(for: entity).name)) d WHERE d.Z_ENT = \(layout.entityNumbers[entity]!) "
             + "ORDER BY d.Z_PK"
         let objects = try PolicyObjectCheck(compiled, owner: entity, run: self)
+        let every = Array(checks.indices)
         var identical = true
         try connection.withStatement(sourceQuery) { sourceRow in
             try connection.withStatement(destinationQuery) { row in
                 let context = SourceRowContext(
-                    statement: sourceRow, firstColumn: 1, types: types, entityNumber: sourceNumber)
+                    row: sourceRow, firstColumn: 1, types: types, entityNumber: sourceNumber)
                 while try sourceRow.step() {
                     guard let migrates = migrates(compiled, context: context, entity: entity) else {
                         identical = false
@@ -195,7 +238,7 @@ extension VerificationRun {
                     let key = row.int64(0)
                     identical = identical && key == sourceKey
                     compareAttributes(
-                        &checks, closely: true, row: row, firstColumn: 1, key: key, entity: entity, context: context)
+                        checks, every, row: row, firstColumn: 1, key: key, entity: entity, context: context)
                     try objects?.check(source: context, destination: key)
                 }
                 while try row.step() {

@@ -15,7 +15,9 @@ final class VerificationRun {
     let connection: Connection
     let sourcePath: String
     let destinationPath: String
-    let collector = ViolationCollector()
+    /// Where the checks record what they find; a companion run starts a new one for each group of checks whose
+    /// findings come later in the result.
+    var collector = ViolationCollector()
     /// Every entity mapping of every pass, in order.
     let mappings: [CompiledEntityMapping]
     /// Destination tables whose objects keep their source objects' primary keys, with the source table
@@ -28,6 +30,9 @@ final class VerificationRun {
     var keptKeys: [String: String] = [:]
     /// `Entity.relationship` of the to-one relationships whose edges were compared with their objects' rows.
     var edgesCheckedWithObjects: Set<String> = []
+    /// How many SQL functions ``expressionDiffers(_:sourceColumns:types:entityNumber:)`` has registered on
+    /// ``connection``; each gets a name of its own.
+    var predicateCount = 0
 
     init(verifier: IntegrityVerifier, sourcePath: String, destinationPath: String) throws(VerificationError) {
         source = verifier.source
@@ -59,15 +64,7 @@ final class VerificationRun {
                 path: sourcePath)
         }
         Self.readAhead([sourcePath, destinationPath])
-        do {
-            connection = try Connection(path: destinationPath, mode: .readOnly)
-            try connection.withStatement("ATTACH DATABASE ? AS src") { statement in
-                try statement.bind(sourcePath, at: 1)
-                try statement.run()
-            }
-        } catch {
-            throw VerificationError("the stores cannot be opened: \(error)", path: destinationPath)
-        }
+        connection = try Self.openStores(sourcePath: sourcePath, destinationPath: destinationPath)
         // The model does not decide which side names a reflexive join table (format note X1): each store is
         // read under the name it has.
         do {
@@ -81,23 +78,55 @@ final class VerificationRun {
             mappings, preservedTables: preservedTables, destination: destination, layout: layout)
     }
 
-    /// Reads the store files once, in order, in large blocks, keeping nothing. The checks read every page of
-    /// both (the integrity check alone reads all of the destination), largely in b-tree order, which on a cold
-    /// page cache costs one disk read per page; read in file order first, the pages come in at the disk's full
-    /// speed and are then found in the cache. Skipped when the stores are larger than a quarter of the
-    /// machine's memory, where they would not stay cached.
+    /// A run over the same stores and expectations with a connection and a collector of its own, so that
+    /// checks that do not depend on each other can run on another thread at the same time.
+    init(companionOf run: VerificationRun) throws(VerificationError) {
+        source = run.source
+        destination = run.destination
+        sourceLayout = run.sourceLayout
+        layout = run.layout
+        sourcePath = run.sourcePath
+        destinationPath = run.destinationPath
+        mappings = run.mappings
+        preservedTables = run.preservedTables
+        correspondences = run.correspondences
+        connection = try Self.openStores(sourcePath: sourcePath, destinationPath: destinationPath)
+    }
+
+    /// The destination store opened read-only with the source store attached as `src`, both read through a
+    /// memory map (up to SQLite's limit, 2 GiB by default): pages are read in place rather than copied into
+    /// the connection's page cache, which the checks, reading every page, would otherwise do for each.
+    private static func openStores(sourcePath: String, destinationPath: String) throws(VerificationError) -> Connection
+    {
+        do {
+            let connection = try Connection(path: destinationPath, mode: .readOnly)
+            try connection.withStatement("ATTACH DATABASE ? AS src") { statement in
+                try statement.bind(sourcePath, at: 1)
+                try statement.run()
+            }
+            for schema in ["main", "src"] { try connection.execute("PRAGMA \(schema).mmap_size = \(Int64.max)") }
+            return connection
+        } catch {
+            throw VerificationError("the stores cannot be opened: \(error)", path: destinationPath)
+        }
+    }
+
+    /// Asks the kernel to read the store files into its page cache, in file order, without copying them
+    /// anywhere (`POSIX_FADV_WILLNEED`). The checks read every page of both (the integrity check alone reads
+    /// all of the destination), largely in b-tree order, which on a cold page cache costs one disk read per
+    /// page; read in file order, the pages come in at the disk's full speed and are then found in the cache.
+    /// On a warm cache this costs nothing. Skipped when the stores are larger than a quarter of the machine's
+    /// memory, where they would not stay cached.
     private static func readAhead(_ paths: [String]) {
         let sizes = paths.map { path in
             ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.uint64Value ?? 0
         }
         guard sizes.reduce(0, +) <= ProcessInfo.processInfo.physicalMemory / 4 else { return }
-        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
-        defer { buffer.deallocate() }
         for path in paths {
             let descriptor = open(path, O_RDONLY)
             guard descriptor >= 0 else { continue }
             defer { close(descriptor) }
-            while read(descriptor, buffer.baseAddress, buffer.count) > 0 {}
+            _ = posix_fadvise(descriptor, 0, 0, POSIX_FADV_WILLNEED)
         }
     }
 

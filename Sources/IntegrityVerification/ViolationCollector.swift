@@ -34,6 +34,18 @@ final class ViolationCollector {
         if !skipped.contains(check) { skipped.append(check) }
     }
 
+    /// Adds what `other` found after what this collector found, as if `other`'s checks had run after this
+    /// collector's: groups keep their first-seen order, counts add up and the first examples are kept.
+    func append(_ other: ViolationCollector) {
+        for key in other.order {
+            if counts[key] == nil { order.append(key) }
+            counts[key, default: 0] += other.counts[key] ?? 0
+            let room = Self.exampleLimit - (examples[key]?.count ?? 0)
+            examples[key, default: []].append(contentsOf: (other.examples[key] ?? []).prefix(max(room, 0)))
+        }
+        for check in other.skipped where !skipped.contains(check) { skipped.append(check) }
+    }
+
     /// Whether a violation of `kind` was recorded for `entity` (any property).
     func hasViolation(_ kind: ViolationKind, entity: String?) -> Bool {
         order.contains { $0.kind == kind && $0.entity == entity }
