@@ -18,7 +18,10 @@ protocol SourceRow {
 }
 
 extension Statement: SourceRow {}
-extension FunctionArguments: SourceRow {}
+extension FunctionCall: SourceRow {
+    func value(_ index: Int32) -> SQLiteValue { value(at: index) }
+    func int64(_ index: Int32) -> Int64 { int64(at: index) }
+}
 
 /// The verifier's own evaluation context: `$source` is a row of the source store.
 ///

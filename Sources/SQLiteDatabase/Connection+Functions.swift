@@ -37,6 +37,15 @@ extension Connection {
         try check(code, sql: "function \(name)")
     }
 
+    /// Registers an SQL function `name` of `argumentCount` arguments that yields 1 when `body` says true for
+    /// the call, else 0. `body` runs on the thread stepping the statement that calls it; it must not use this
+    /// connection. Registering a name again replaces the function.
+    public func registerPredicate(
+        _ name: String, argumentCount: Int32, _ body: @escaping (FunctionCall) -> Bool
+    ) throws(SQLiteError) {
+        try registerFunction(name, argumentCount: argumentCount) { call in call.result(body(call) ? 1 : 0) }
+    }
+
     /// Removes the SQL function `name` of `argumentCount` arguments registered with
     /// ``registerFunction(_:argumentCount:_:)``.
     public func removeFunction(_ name: String, argumentCount: Int32) throws(SQLiteError) {

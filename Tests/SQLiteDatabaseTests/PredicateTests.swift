@@ -7,8 +7,8 @@ import Testing
         let connection = try Connection(path: ":memory:")
         var seen: [[SQLiteValue]] = []
         try connection.registerPredicate("firstIsPositive", argumentCount: 5) { arguments in
-            seen.append((0..<arguments.count).map { arguments.value($0) })
-            return arguments.int64(0) > 0
+            seen.append((0..<arguments.count).map { arguments.value(at: $0) })
+            return arguments.int64(at: 0) > 0
         }
         #expect(try connection.scalar("SELECT firstIsPositive(7, 'text', NULL, 2.5, x'0001')") == .integer(1))
         #expect(try connection.scalar("SELECT firstIsPositive(-1, '', NULL, 0.0, x'')") == .integer(0))
