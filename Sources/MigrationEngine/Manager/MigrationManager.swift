@@ -85,12 +85,6 @@ public struct MigrationManager: Sendable {
             let passes = try compiled.indices.map { try plan(compiled[$0], thisAndLater: compiled[$0...]) }
             let session = try MigrationSession(
                 source: sourceStore, destination: destinationStore, passes: passes, options: options)
-            session.relationshipsWithExpressions = Set(
-                passes.flatMap { pass in
-                    pass.mappings.flatMap { plan in
-                        plan.relationships.map { "\(plan.mapping.destinationEntity ?? "").\($0.name)" }
-                    }
-                })
             session.sourceCounts = try sourceStore.objectCounts()
             let counter = ProgressCounter(
                 total: workUnits(passes, counts: session.sourceCounts), passes: passes.count, report: progress,

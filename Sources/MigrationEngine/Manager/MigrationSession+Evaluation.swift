@@ -86,7 +86,7 @@ extension MigrationSession: EvaluationContext {
 
     /// Asks the current entity mapping's policy.
     public func callPolicy(selector: String, arguments: [ExpressionValue]) throws -> ExpressionValue {
-        guard let policy = currentPolicy else {
+        guard let policy = currentMapping?.policy else {
             throw MigrationError(.policy, "FUNCTION($entityPolicy, \"\(selector)\", …) outside an entity mapping")
         }
         return try policy.perform(selector: selector, arguments: arguments, in: self)

@@ -20,7 +20,6 @@ public final class MigrationSession {
     let source: Store
     let destination: Store
     let passes: [CompiledPass]
-    var currentPass = 0
 
     // Associations: by entity mapping name, and by source entity number for relationship lookups.
     var associations: [String: AssociationTable] = [:]
@@ -32,7 +31,6 @@ public final class MigrationSession {
     var currentSource: ObjectID?
     var currentDestination: ObjectID?
     var currentMapping: CompiledEntityMappingPlan?
-    var currentPolicy: (any EntityMigrationPolicy)?
 
     // Destination writing.
     var writers: [String: DestinationWriter] = [:]
@@ -40,8 +38,6 @@ public final class MigrationSession {
     /// The rows of new objects until they are written, as the storage mode keeps them.
     let rows: any RowBuffer
     var joinInserters: [String: JoinRowInserter] = [:]
-    /// `Entity.relationship` of every destination relationship that some mapping gives an expression.
-    var relationshipsWithExpressions: Set<String> = []
     var orderCounters: [OrderCounterKey: Int64] = [:]
     var statements = StatementCache()
     var random: RandomSource

@@ -6,7 +6,6 @@ import SQLiteDatabase
 extension MigrationSession {
     /// Runs pass `index`: the three stages, with the policy callbacks in Core Data's order, then the save.
     func runPass(_ index: Int, progress: ProgressCounter) throws {
-        currentPass = index
         let pass = passes[index]
         if index > 0 && options.crossPassRelationships == .coreData { forgetAssociations() }
         attachSourceForBulkCreation()
@@ -75,7 +74,6 @@ extension MigrationSession {
                 try plan.policy.end(plan.mapping, in: self)
             }
             currentMapping = nil
-            currentPolicy = nil
         }
         if rows.savesAtPassEnd {
             // sqlite.org/pragma.html#pragma_shrink_memory: "causes the database connection on which it is invoked
@@ -133,7 +131,6 @@ extension MigrationSession {
 
     private func enter(_ plan: CompiledEntityMappingPlan) {
         currentMapping = plan
-        currentPolicy = plan.policy
     }
 
     /// Runs `body` for every object of exactly `entity` in the source store, with the reader on its row.
