@@ -26,7 +26,7 @@ final class BulkInstanceCreation {
     /// Source keys per statement: the progress and cancellation grain.
     static let keysPerStatement: Int64 = 4_096
 
-    private unowned let session: MigrationSession
+    private let tally: MigrationTally
     private let connection: Connection
     private let functions: RowFunctions
     private let hasFilter: Bool
@@ -122,7 +122,7 @@ final class BulkInstanceCreation {
         self.connection = session.destination.connection
         let context = SourceRowContext(
             entity: Int32(entityNumber), attributeTypes: columns.attributeTypes, now: session.options.now)
-        self.session = session
+        self.tally = session.tally
         self.functions = RowFunctions(runtime: runtime, filter: plan.filter, context: context)
         try functions.register(on: connection)
         for (name, bitmap, inserts) in bitmaps {
@@ -164,9 +164,9 @@ final class BulkInstanceCreation {
                 }
                 throw outcome.failure ?? error
             }
-            session.objectsCreated += connection.changes
-            session.edgesWritten += outcome.edgesWritten
-            for case let bitmap? in bitmapFunctions.map(\.counts) { session.edgesWritten += bitmap.hits }
+            tally.objectsCreated += connection.changes
+            tally.edgesWritten += outcome.edgesWritten
+            for case let bitmap? in bitmapFunctions.map(\.counts) { tally.edgesWritten += bitmap.hits }
             try progress.advance(by: hasFilter ? outcome.filtered : connection.changes)
             if end == highest { break }
             start = end + 1

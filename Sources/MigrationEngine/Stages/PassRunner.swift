@@ -16,12 +16,12 @@ extension MigrationSession {
                 try plan.policy.begin(plan.mapping, in: self)
                 progress.enter(.createInstances, mapping: plan.mapping.name)
                 if plan.mapping.kind != .remove, let bulk = try bulkInstanceCreation(for: plan) {
-                    try rows.writeTransientRows()
-                    try flushBatches()
+                    try objects.rows.writeTransientRows()
+                    try objects.flushBatches()
                     try bulk.run(progress: progress)
-                    mappingsRunInSQL.insert(plan.mapping.name)
+                    tally.mappingsRunInSQL.insert(plan.mapping.name)
                 } else if plan.mapping.kind != .remove, let sourceEntity = plan.mapping.sourceEntity {
-                    try forEachSourceObject(of: sourceEntity, progress: progress) { source in
+                    try cursor.forEachObject(of: sourceEntity, progress: progress) { source in
                         currentDestination = nil
                         if let filter = plan.filter, !(try filter.isSatisfied(in: self)) { return }
                         if plan.hasDefaultPolicy, let entity = plan.mapping.destinationEntity {
@@ -30,10 +30,10 @@ extension MigrationSession {
                         } else {
                             try plan.policy.createDestinationInstances(for: source, mapping: plan.mapping, in: self)
                         }
-                        try rows.writeTransientRows()
+                        try objects.rows.writeTransientRows()
                     }
                 }
-                try flushBatches()
+                try objects.flushBatches()
                 try plan.policy.endInstanceCreation(plan.mapping, in: self)
                 markStageOneFinished(plan, pass: index)
             }
@@ -41,14 +41,16 @@ extension MigrationSession {
             for plan in pass.mappings {
                 enter(plan)
                 progress.enter(.createRelationships, mapping: plan.mapping.name)
-                let doneInStageOne = try stageOneForeignKeys(for: plan).count
+                let doneInStageOne = try runtimes.stageOneForeignKeys(for: plan).count
                 let everythingDone =
                     plan.policy is DefaultMigrationPolicy
                     && plan.relationships.filter(\.writesEdges).count == doneInStageOne
                 if everythingDone, let sourceEntity = plan.mapping.sourceEntity {
-                    try progress.skip(sourceCounts[sourceEntity] ?? 0)
-                } else if let sourceEntity = plan.mapping.sourceEntity, let table = associations[plan.mapping.name] {
-                    try forEachSourceObject(of: sourceEntity, progress: progress) { source in
+                    try progress.skip(cursor.objectCounts[sourceEntity] ?? 0)
+                } else if let sourceEntity = plan.mapping.sourceEntity,
+                    let table = associations.table(named: plan.mapping.name)
+                {
+                    try cursor.forEachObject(of: sourceEntity, progress: progress) { source in
                         for destination in table.destinations(ofSource: source.primaryKey) {
                             try plan.policy.createRelationships(for: destination, mapping: plan.mapping, in: self)
                         }
@@ -56,10 +58,10 @@ extension MigrationSession {
                 }
                 try plan.policy.endRelationshipCreation(plan.mapping, in: self)
             }
-            if rows.savesAtPassEnd {
+            if objects.rows.savesAtPassEnd {
                 progress.enter(.save, mapping: nil)
             }
-            try rows.save()
+            try objects.rows.save()
             // Stage 3: validation, then the end of every mapping.
             progress.enter(.validate, mapping: nil)
             for plan in pass.mappings {
@@ -75,7 +77,7 @@ extension MigrationSession {
             }
             currentMapping = nil
         }
-        if rows.savesAtPassEnd {
+        if objects.rows.savesAtPassEnd {
             // sqlite.org/pragma.html#pragma_shrink_memory: "causes the database connection on which it is invoked
             // to free up as much memory as it can". The pass's pages are written; a later pass must not hold them
             // in the page cache beside its own objects.
@@ -87,7 +89,7 @@ extension MigrationSession {
     /// ``BulkInstanceCreation``; streaming storage only. Where SQLite cannot attach it, every mapping takes the
     /// row-by-row path, which gives the same store.
     private func attachSourceForBulkCreation() {
-        guard !rows.savesAtPassEnd, !sourceAttached else { return }
+        guard !objects.rows.savesAtPassEnd, !sourceAttached else { return }
         sourceAttached =
             (try? destination.connection.attach(readOnly: source.path, as: BulkInstanceCreation.sourceSchema)) != nil
         if sourceAttached {
@@ -112,7 +114,8 @@ extension MigrationSession {
         guard sourceAttached, plan.hasDefaultPolicy, let entity = plan.mapping.destinationEntity,
             plan.mapping.sourceEntity != nil
         else { return nil }
-        return try BulkInstanceCreation.make(plan: plan, runtime: try runtime(for: plan, entity: entity), session: self)
+        return try BulkInstanceCreation.make(
+            plan: plan, runtime: try runtimes.runtime(for: plan, entity: entity), session: self)
     }
 
     /// After a mapping's stage 1: if no later mapping (of this pass or a later one) reads the same source
@@ -125,7 +128,7 @@ extension MigrationSession {
         let position = passes[pass].mappings.firstIndex { $0.mapping.name == plan.mapping.name } ?? 0
         let later = passes[pass].mappings.dropFirst(position + 1) + passes.dropFirst(pass + 1).flatMap(\.mappings)
         if !later.contains(where: { $0.mapping.sourceEntity == sourceEntity }) {
-            completedSourceEntities.insert(Int32(number))
+            associations.markComplete(sourceEntity: Int32(number))
         }
     }
 
@@ -133,33 +136,9 @@ extension MigrationSession {
         currentMapping = plan
     }
 
-    /// Runs `body` for every object of exactly `entity` in the source store, with the reader on its row.
-    private func forEachSourceObject(
-        of entity: String,
-        progress: ProgressCounter,
-        _ body: (ObjectID) throws -> Void
-    ) throws {
-        let columns = ReaderColumns(entity: entity, version: sourceVersion)
-        let rows = try RowReader(store: source, entity: entity, properties: columns.properties)
-        let number = Int32(source.layout.entityNumbers[entity]!)
-        reader = rows
-        readerColumns = columns
-        defer {
-            reader = nil
-            readerColumns = nil
-            currentSource = nil
-        }
-        while try rows.next() {
-            let object = ObjectID(side: .source, entity: number, primaryKey: rows.primaryKey)
-            currentSource = object
-            try body(object)
-            try progress.advance()
-        }
-    }
-
     /// The destination entities the pass fills, and those its policies made objects of.
     private func destinationEntities(of pass: CompiledPass) -> [String] {
         let mapped = pass.mappings.compactMap(\.mapping.destinationEntity)
-        return Array(Set(mapped + writers.keys)).sorted()
+        return Array(Set(mapped + objects.entitiesWritten)).sorted()
     }
 }
