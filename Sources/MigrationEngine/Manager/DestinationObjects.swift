@@ -137,7 +137,8 @@ struct StatementCache {
 /// written, and the values set on them afterwards — everything that writes to the destination store.
 final class DestinationObjects {
     private let destination: Store
-    private var destinationVersion: ModelVersion { destination.version }
+    /// The destination model version, copied once: `Store.version` makes a copy on every read.
+    private let destinationVersion: ModelVersion
     /// The rows of new objects until they are written, as the storage mode keeps them.
     let rows: any RowBuffer
     /// Prepared statements reused across the migration, by SQL text: these writes, and the session's reads of
@@ -158,6 +159,7 @@ final class DestinationObjects {
 
     init(destination: Store, primaryKeys: PrimaryKeyAllocator, storage: StorageMode, tally: MigrationTally) {
         self.destination = destination
+        self.destinationVersion = destination.version
         self.primaryKeys = primaryKeys
         self.tally = tally
         switch storage {
@@ -202,6 +204,38 @@ final class DestinationObjects {
     /// Writes the rows waiting in batches, before anything reads or updates the destination.
     func flushBatches() throws {
         for writer in writers.values { try writer.batch.flush() }
+    }
+
+    /// A foreign key written in stage 1: the current source row's key mapped through the target's
+    /// associations, or NULL; counts the edge.
+    func stageOneKey(
+        _ foreignKey: (column: Int, slot: Int, table: AssociationTable), from reader: RowReader
+    )
+        -> SQLiteValue
+    {
+        guard let key = reader.value(at: foreignKey.column).int64,
+            let target = foreignKey.table.firstDestination(ofSource: key)
+        else { return .null }
+        tally.edgesWritten += 1
+        return .integer(target.primaryKey)
+    }
+
+    /// Writes the row of `destination` through the row buffer, slot by slot, with `runtime`'s expressions
+    /// evaluated already: source columns copied as they are stored, foreign keys looked up, the rest from the
+    /// template. Inlined into the session's `writeRow`, its one caller, on the per-object path.
+    @inline(__always)
+    func writeRow(_ destination: ObjectID, from reader: RowReader, runtime: MappingRuntime) throws {
+        let sink = try rows.startRow(destination, writer: runtime.writer)
+        for fill in runtime.fills {
+            switch fill {
+            case .value(let value): try sink.put(value)
+            case .copy(let column): try sink.copy(column: column, of: reader.statement)
+            case .foreignKey(let index): try sink.put(stageOneKey(runtime.foreignKeys[index], from: reader))
+            case .evaluated(let index): try sink.put(runtime.results[index])
+            }
+        }
+        try rows.finishRow()
+        tally.objectsCreated += 1
     }
 
     /// Sets column `slot` of a destination object: in its held row if it has one, else with an UPDATE.

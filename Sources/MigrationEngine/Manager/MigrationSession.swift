@@ -111,7 +111,9 @@ public final class MigrationSession {
         var values = writer.template
         if let reader {
             for copy in runtime.copies { values[copy.slot] = reader.value(at: copy.column) }
-            for foreignKey in runtime.foreignKeys { values[foreignKey.slot] = stageOneKey(foreignKey, from: reader) }
+            for foreignKey in runtime.foreignKeys {
+                values[foreignKey.slot] = objects.stageOneKey(foreignKey, from: reader)
+            }
         }
         for target in runtime.evaluated {
             let value = try evaluate(target.expression, mapping: mapping.name, property: target.name)

@@ -7,7 +7,7 @@ import SQLiteDatabase
 /// Stage 1 of a default-policy entity mapping run inside SQLite: one `INSERT … SELECT` from the attached
 /// source table per range of source keys, instead of reading each source row into Swift and binding it back.
 ///
-/// It makes exactly the rows the row-by-row path would (``MigrationSession/writeRow(_:from:runtime:mapping:)``):
+/// It makes exactly the rows the row-by-row path would (``DestinationObjects/writeRow(_:from:runtime:)``):
 /// source columns are copied by SQLite as they are stored, constants bound once, and the rest computed by the
 /// session's own code through SQL functions the statement calls per row — the destination key and the
 /// association, each stage-1 foreign key through the target's associations, each expression evaluated with the

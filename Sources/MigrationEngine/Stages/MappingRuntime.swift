@@ -82,8 +82,9 @@ final class MappingRuntime {
 final class MappingRuntimes {
     private let source: Store
     private let destination: Store
-    private var sourceVersion: ModelVersion { source.version }
-    private var destinationVersion: ModelVersion { destination.version }
+    /// The two model versions, copied once: `Store.version` makes a copy on every read.
+    private let sourceVersion: ModelVersion
+    private let destinationVersion: ModelVersion
     private let objects: DestinationObjects
     private let associations: Associations
     /// Objects per source entity, to size each mapping's association table once.
@@ -103,6 +104,8 @@ final class MappingRuntimes {
     ) {
         self.source = source
         self.destination = destination
+        self.sourceVersion = source.version
+        self.destinationVersion = destination.version
         self.objects = objects
         self.associations = associations
         self.sourceCounts = sourceCounts
@@ -221,23 +224,9 @@ extension MappingRuntimes {
 }
 
 extension MigrationSession {
-    /// A foreign key written in stage 1: the current source row's key mapped through the target's
-    /// associations, or NULL; counts the edge.
-    func stageOneKey(
-        _ foreignKey: (column: Int, slot: Int, table: AssociationTable), from reader: RowReader
-    )
-        -> SQLiteValue
-    {
-        guard let key = reader.value(at: foreignKey.column).int64,
-            let target = foreignKey.table.firstDestination(ofSource: key)
-        else { return .null }
-        tally.edgesWritten += 1
-        return .integer(target.primaryKey)
-    }
-
-    /// Writes the row of `destination` through the row buffer, slot by slot: source columns copied as they
-    /// are stored, foreign keys looked up, expressions evaluated (all before the row starts, since evaluating
-    /// may read the destination), the rest from the template. For the default policy only.
+    /// Writes the row of `destination`, made by `runtime`'s default path from the row under `reader`: evaluates
+    /// its expressions first (evaluating may read the destination), then has ``DestinationObjects`` write the
+    /// row. For the default policy only.
     func writeRow(
         _ destination: ObjectID, from reader: RowReader, runtime: MappingRuntime, mapping: String
     ) throws {
@@ -245,16 +234,6 @@ extension MigrationSession {
             let value = try evaluate(target.expression, mapping: mapping, property: target.name)
             runtime.results[index] = try Self.sqliteValue(value, as: target.type, property: target.property)
         }
-        let sink = try objects.rows.startRow(destination, writer: runtime.writer)
-        for fill in runtime.fills {
-            switch fill {
-            case .value(let value): try sink.put(value)
-            case .copy(let column): try sink.copy(column: column, of: reader.statement)
-            case .foreignKey(let index): try sink.put(stageOneKey(runtime.foreignKeys[index], from: reader))
-            case .evaluated(let index): try sink.put(runtime.results[index])
-            }
-        }
-        try objects.rows.finishRow()
-        tally.objectsCreated += 1
+        try objects.writeRow(destination, from: reader, runtime: runtime)
     }
 }

@@ -7,6 +7,7 @@ extension MigrationSession {
     /// Runs pass `index`: the three stages, with the policy callbacks in Core Data's order, then the save.
     func runPass(_ index: Int, progress: ProgressCounter) throws {
         let pass = passes[index]
+        let rows = objects.rows
         if index > 0 && options.crossPassRelationships == .coreData { forgetAssociations() }
         attachSourceForBulkCreation()
         try destination.connection.transaction(.immediate) {
@@ -16,7 +17,7 @@ extension MigrationSession {
                 try plan.policy.begin(plan.mapping, in: self)
                 progress.enter(.createInstances, mapping: plan.mapping.name)
                 if plan.mapping.kind != .remove, let bulk = try bulkInstanceCreation(for: plan) {
-                    try objects.rows.writeTransientRows()
+                    try rows.writeTransientRows()
                     try objects.flushBatches()
                     try bulk.run(progress: progress)
                     tally.mappingsRunInSQL.insert(plan.mapping.name)
@@ -30,7 +31,7 @@ extension MigrationSession {
                         } else {
                             try plan.policy.createDestinationInstances(for: source, mapping: plan.mapping, in: self)
                         }
-                        try objects.rows.writeTransientRows()
+                        try rows.writeTransientRows()
                     }
                 }
                 try objects.flushBatches()
@@ -58,10 +59,10 @@ extension MigrationSession {
                 }
                 try plan.policy.endRelationshipCreation(plan.mapping, in: self)
             }
-            if objects.rows.savesAtPassEnd {
+            if rows.savesAtPassEnd {
                 progress.enter(.save, mapping: nil)
             }
-            try objects.rows.save()
+            try rows.save()
             // Stage 3: validation, then the end of every mapping.
             progress.enter(.validate, mapping: nil)
             for plan in pass.mappings {
@@ -77,7 +78,7 @@ extension MigrationSession {
             }
             currentMapping = nil
         }
-        if objects.rows.savesAtPassEnd {
+        if rows.savesAtPassEnd {
             // sqlite.org/pragma.html#pragma_shrink_memory: "causes the database connection on which it is invoked
             // to free up as much memory as it can". The pass's pages are written; a later pass must not hold them
             // in the page cache beside its own objects.
