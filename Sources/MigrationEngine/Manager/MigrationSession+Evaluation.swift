@@ -25,10 +25,7 @@ struct ReaderColumns {
 extension MigrationSession: EvaluationContext {
     /// The attribute in `slot` of the current source object, read straight from the source row.
     public func sourceValue(slot: Int) -> ExpressionValue {
-        guard let reader = cursor.reader, let columns = cursor.columns, slot < columns.attributeTypes.count else {
-            return .null
-        }
-        return Self.expressionValue(reader.value(at: slot), as: columns.attributeTypes[slot])
+        cursor.attribute(slot: slot)
     }
 
     /// The current `$source`.
@@ -115,7 +112,7 @@ extension MigrationSession: EvaluationContext {
         }
         let version = store.version
         if let attribute = version.attribute(key, of: entity) {
-            if object == cursor.object, let reader = cursor.reader, let index = cursor.columns?.indexes[key] {
+            if let index = cursor.column(of: key, for: object), let reader = cursor.reader {
                 return Self.expressionValue(reader.value(at: index), as: attribute.type)
             }
             let table = store.layout.table(for: entity)
@@ -131,9 +128,7 @@ extension MigrationSession: EvaluationContext {
         switch store.layout.storage(of: relationship, in: entity) {
         case .foreignKey:
             var key: Int64?
-            if object == cursor.object, let reader = cursor.reader,
-                let index = cursor.columns?.indexes[relationship.name]
-            {
+            if let index = cursor.column(of: relationship.name, for: object), let reader = cursor.reader {
                 key = reader.value(at: index).int64
             } else {
                 let table = store.layout.table(for: entity)

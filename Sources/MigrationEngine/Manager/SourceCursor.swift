@@ -22,6 +22,18 @@ final class SourceCursor {
         self.objectCounts = objectCounts
     }
 
+    /// The current object's attribute in `slot`, read straight from its row; null outside a row.
+    func attribute(slot: Int) -> ExpressionValue {
+        guard let reader, let columns, slot < columns.attributeTypes.count else { return .null }
+        return MigrationSession.expressionValue(reader.value(at: slot), as: columns.attributeTypes[slot])
+    }
+
+    /// The reader column of `property` of the current object, if `object` is the current object and has one.
+    func column(of property: String, for object: ObjectID) -> Int? {
+        guard object == self.object else { return nil }
+        return columns?.indexes[property]
+    }
+
     /// Runs `body` for every object of exactly `entity` in the source store, with the reader on its row,
     /// advancing `progress` by one per object.
     func forEachObject(of entity: String, progress: ProgressCounter, _ body: (ObjectID) throws -> Void) throws {
