@@ -13,7 +13,7 @@ final class SourceCursor {
     /// The reader on the current object's row.
     private(set) var reader: RowReader?
     /// What `reader`'s columns hold.
-    private(set) var columns: ReaderColumns?
+    private var columns: ReaderColumns?
     /// The current object.
     private(set) var object: ObjectID?
 
