@@ -85,15 +85,8 @@ public struct MigrationManager: Sendable {
             let passes = try compiled.indices.map { try plan(compiled[$0], thisAndLater: compiled[$0...]) }
             let session = try MigrationSession(
                 source: sourceStore, destination: destinationStore, passes: passes, options: options)
-            session.relationshipsWithExpressions = Set(
-                passes.flatMap { pass in
-                    pass.mappings.flatMap { plan in
-                        plan.relationships.map { "\(plan.mapping.destinationEntity ?? "").\($0.name)" }
-                    }
-                })
-            session.sourceCounts = try sourceStore.objectCounts()
             let counter = ProgressCounter(
-                total: workUnits(passes, counts: session.sourceCounts), passes: passes.count, report: progress,
+                total: workUnits(passes, counts: session.cursor.objectCounts), passes: passes.count, report: progress,
                 shouldCancel: shouldCancel)
             for index in passes.indices {
                 counter.startPass(index + 1)
@@ -104,13 +97,13 @@ public struct MigrationManager: Sendable {
             counter.finish()
             return Report(
                 passes: passes.count,
-                objectsCreated: session.objectsCreated,
-                edgesWritten: session.edgesWritten,
+                objectsCreated: session.tally.objectsCreated,
+                edgesWritten: session.tally.edgesWritten,
                 objects: try destinationStore.objectCounts().filter {
                     destination.entity(named: $0.key)?.isAbstract == false
                 },
-                associationBytes: session.associations.values.reduce(0) { $0 + $1.footprint },
-                mappingsRunInSQL: session.mappingsRunInSQL.sorted())
+                associationBytes: session.associations.footprint,
+                mappingsRunInSQL: session.tally.mappingsRunInSQL.sorted())
         } catch {
             Store.remove(at: destinationPath)
             throw error

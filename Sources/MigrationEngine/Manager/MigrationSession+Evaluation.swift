@@ -25,12 +25,11 @@ struct ReaderColumns {
 extension MigrationSession: EvaluationContext {
     /// The attribute in `slot` of the current source object, read straight from the source row.
     public func sourceValue(slot: Int) -> ExpressionValue {
-        guard let reader, let columns = readerColumns, slot < columns.attributeTypes.count else { return .null }
-        return Self.expressionValue(reader.value(at: slot), as: columns.attributeTypes[slot])
+        cursor.attribute(slot: slot)
     }
 
     /// The current `$source`.
-    public func sourceObject() -> ObjectID? { currentSource }
+    public func sourceObject() -> ObjectID? { cursor.object }
 
     /// The current `$destination`.
     public func destinationObject() -> ObjectID? { currentDestination }
@@ -66,7 +65,7 @@ extension MigrationSession: EvaluationContext {
 
     /// The destination objects the named entity mapping made from `sources`.
     public func destinationInstances(entityMapping: String, sources: ExpressionValue) throws -> ExpressionValue {
-        guard let table = associations[entityMapping] else {
+        guard let table = associations.table(named: entityMapping) else {
             if passes.contains(where: { $0.mappings.contains { $0.mapping.name == entityMapping } }) { return .null }
             throw MigrationError(.evaluation, "no entity mapping named '\(entityMapping)'")
         }
@@ -76,7 +75,7 @@ extension MigrationSession: EvaluationContext {
     /// The destination objects made from `sources`, whatever entity mapping made them.
     public func destinationInstances(sourceRelationship: String, sources: ExpressionValue) throws -> ExpressionValue {
         map(sources) { source in
-            guard let tables = associationsBySourceEntity[source.entity] else { return [] }
+            guard let tables = associations.tables(ofSourceEntity: source.entity) else { return [] }
             if tables.count == 1, let first = tables[0].firstDestination(ofSource: source.primaryKey) {
                 return [first]
             }
@@ -86,7 +85,7 @@ extension MigrationSession: EvaluationContext {
 
     /// Asks the current entity mapping's policy.
     public func callPolicy(selector: String, arguments: [ExpressionValue]) throws -> ExpressionValue {
-        guard let policy = currentPolicy else {
+        guard let policy = currentMapping?.policy else {
             throw MigrationError(.policy, "FUNCTION($entityPolicy, \"\(selector)\", …) outside an entity mapping")
         }
         return try policy.perform(selector: selector, arguments: arguments, in: self)
@@ -113,7 +112,7 @@ extension MigrationSession: EvaluationContext {
         }
         let version = store.version
         if let attribute = version.attribute(key, of: entity) {
-            if object == currentSource, let reader, let index = readerColumns?.indexes[key] {
+            if let index = cursor.column(of: key, for: object), let reader = cursor.reader {
                 return Self.expressionValue(reader.value(at: index), as: attribute.type)
             }
             let table = store.layout.table(for: entity)
@@ -129,7 +128,7 @@ extension MigrationSession: EvaluationContext {
         switch store.layout.storage(of: relationship, in: entity) {
         case .foreignKey:
             var key: Int64?
-            if object == currentSource, let reader, let index = readerColumns?.indexes[relationship.name] {
+            if let index = cursor.column(of: relationship.name, for: object), let reader = cursor.reader {
                 key = reader.value(at: index).int64
             } else {
                 let table = store.layout.table(for: entity)
@@ -168,10 +167,10 @@ extension MigrationSession: EvaluationContext {
 
     private func lookUp(_ sql: String, _ object: ObjectID, in store: Store) throws -> [SQLiteValue] {
         if store === destination {
-            try rows.writeTransientRows()
-            try flushBatches()
+            try objects.rows.writeTransientRows()
+            try objects.flushBatches()
         }
-        let statement = try statements.statement(sql, on: store.connection)
+        let statement = try objects.statements.statement(sql, on: store.connection)
         defer { statement.reset() }
         try statement.bind(object.primaryKey, at: 1)
         guard try statement.step() else { return [] }
@@ -180,8 +179,8 @@ extension MigrationSession: EvaluationContext {
 
     private func lookUpObjects(_ sql: String, _ object: ObjectID, side: StoreSide, in store: Store) throws -> [ObjectID]
     {
-        if store === destination { try flushBatches() }
-        let statement = try statements.statement(sql, on: store.connection)
+        if store === destination { try objects.flushBatches() }
+        let statement = try objects.statements.statement(sql, on: store.connection)
         defer { statement.reset() }
         try statement.bind(object.primaryKey, at: 1)
         var result: [ObjectID] = []

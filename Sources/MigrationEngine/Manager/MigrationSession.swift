@@ -20,51 +20,27 @@ public final class MigrationSession {
     let source: Store
     let destination: Store
     let passes: [CompiledPass]
-    var currentPass = 0
 
-    // Associations: by entity mapping name, and by source entity number for relationship lookups.
-    var associations: [String: AssociationTable] = [:]
-    var associationsBySourceEntity: [Int32: [AssociationTable]] = [:]
-
-    // The current source object: the row under the reader, and the mapping being run.
-    var reader: RowReader?
-    var readerColumns: ReaderColumns?
-    var currentSource: ObjectID?
-    var currentDestination: ObjectID?
+    // The current object, as policies and expressions see it.
+    /// The source object under the reader, during stages 1 and 2.
+    let cursor: SourceCursor
+    /// The entity mapping running, and its policy.
     var currentMapping: CompiledEntityMappingPlan?
-    var currentPolicy: (any EntityMigrationPolicy)?
+    /// The destination object made last for the current source object (`$destination`).
+    var currentDestination: ObjectID?
 
-    // Destination writing.
-    var writers: [String: DestinationWriter] = [:]
-    var primaryKeys: PrimaryKeyAllocator
-    /// The rows of new objects until they are written, as the storage mode keeps them.
-    let rows: any RowBuffer
-    var joinInserters: [String: JoinRowInserter] = [:]
-    /// `Entity.relationship` of every destination relationship that some mapping gives an expression.
-    var relationshipsWithExpressions: Set<String> = []
-    var orderCounters: [OrderCounterKey: Int64] = [:]
-    var statements = StatementCache()
+    /// Source ↔ destination associations of the running pass.
+    let associations: Associations
+    /// The destination objects made, and everything that writes them.
+    let objects: DestinationObjects
+    /// What each entity mapping needs per object, built once per mapping.
+    let runtimes: MappingRuntimes
+    /// The counts for the report.
+    let tally = MigrationTally()
+    /// The random numbers of ``makeUUID()``, reproducible from ``MigrationOptions/seed``.
     var random: RandomSource
-    var edgesWritten = 0
-    var objectsCreated = 0
-    /// Per entity mapping, resolved once: what making one of its objects needs.
-    var runtimes: [String: MappingRuntime] = [:]
-    var currentRuntime: MappingRuntime?
-    /// Per entity mapping, resolved once: the to-one relationships whose foreign key can be set directly.
-    var foreignKeyTargets: [String: [String: ForeignKeyTarget]] = [:]
-    /// Per entity mapping: the foreign keys written in stage 1 (see `stageOneForeignKeys(for:)`).
-    var stageOneTargets: [String: [ForeignKeyTarget]] = [:]
-    /// Source entities whose every entity mapping has finished stage 1: their associations are complete.
-    var completedSourceEntities: Set<Int32> = []
-    /// Objects per source entity, counted once before the first pass.
-    var sourceCounts: [String: Int] = [:]
-    /// The objects ``FindOrCreatePolicy`` shares, by entity and key attribute, then value: one per value for
-    /// the whole migration, whichever entity mapping made it (a car and a sports car share one maker).
-    var sharedObjects: [String: [ExpressionValue: ObjectID]] = [:]
     /// Whether the source store is attached to the destination connection (see ``BulkInstanceCreation``).
     var sourceAttached = false
-    /// The entity mappings whose stage 1 ran as ``BulkInstanceCreation``.
-    var mappingsRunInSQL: Set<String> = []
 
     init(source: Store, destination: Store, passes: [CompiledPass], options: MigrationOptions) throws {
         self.sourceVersion = source.version
@@ -73,12 +49,15 @@ public final class MigrationSession {
         self.source = source
         self.destination = destination
         self.passes = passes
-        self.primaryKeys = try PrimaryKeyAllocator(source: source, destination: destination, passes: passes)
+        let primaryKeys = try PrimaryKeyAllocator(source: source, destination: destination, passes: passes)
+        self.cursor = SourceCursor(source: source, objectCounts: try source.objectCounts())
+        self.associations = Associations(source: source, destination: destination)
+        self.objects = DestinationObjects(
+            destination: destination, primaryKeys: primaryKeys, storage: options.storage, tally: tally)
+        self.runtimes = MappingRuntimes(
+            source: source, destination: destination, objects: objects, associations: associations,
+            sourceCounts: cursor.objectCounts)
         self.random = RandomSource(seed: options.seed)
-        switch options.storage {
-        case .streaming: self.rows = StreamingRowBuffer()
-        case .inMemory: self.rows = InMemoryRowBuffer()
-        }
     }
 
     // MARK: - For policies
@@ -86,7 +65,7 @@ public final class MigrationSession {
     /// The current source object's value for `key`: an attribute value, `.object` for a to-one relationship,
     /// `.objects` for a to-many one.
     public func sourceValue(_ key: String) throws -> ExpressionValue {
-        guard let source = currentSource else { return .null }
+        guard let source = cursor.object else { return .null }
         return try value(of: source, keyPath: [key])
     }
 
@@ -101,7 +80,7 @@ public final class MigrationSession {
             throw MigrationError(.mapping, "entity mapping '\(mapping.name)' has no destination entity")
         }
         guard let plan = currentMapping, plan.mapping.name == mapping.name else {
-            let destination = try createDestinationInstance(entity: entity, preferredPrimaryKey: source.primaryKey)
+            let destination = try objects.createInstance(entity: entity, preferredPrimaryKey: source.primaryKey)
             try associate(source: source, destination: destination, mapping: mapping)
             return destination
         }
@@ -115,13 +94,14 @@ public final class MigrationSession {
     func createDestinationInstance(
         for source: ObjectID, plan: CompiledEntityMappingPlan, entity: String
     ) throws -> ObjectID {
-        let runtime = try runtime(for: plan, entity: entity)
+        let runtime = try runtimes.runtime(for: plan, entity: entity)
         let writer = runtime.writer
         let mapping = plan.mapping
         let destination = ObjectID(
             side: .destination, entity: writer.entityNumber,
             primaryKey: writer.keys.allocate(preferred: source.primaryKey))
         currentDestination = destination
+        let reader = cursor.reader
         if plan.hasDefaultPolicy, let reader {
             // Only the engine touches the row: fill it straight from the source row.
             try writeRow(destination, from: reader, runtime: runtime, mapping: mapping.name)
@@ -131,29 +111,31 @@ public final class MigrationSession {
         var values = writer.template
         if let reader {
             for copy in runtime.copies { values[copy.slot] = reader.value(at: copy.column) }
-            for foreignKey in runtime.foreignKeys { values[foreignKey.slot] = stageOneKey(foreignKey, from: reader) }
+            for foreignKey in runtime.foreignKeys {
+                values[foreignKey.slot] = objects.stageOneKey(foreignKey, from: reader)
+            }
         }
         for target in runtime.evaluated {
             let value = try evaluate(target.expression, mapping: mapping.name, property: target.name)
             values[target.slot] = try Self.sqliteValue(value, as: target.type, property: target.property)
         }
-        register(destination, values: values, writer: writer)
+        objects.register(destination, values: values, writer: writer)
         try runtime.association.associate(source: source.primaryKey, destination: destination)
         return destination
     }
 
     /// Makes a destination object of `entity` with its default values, not associated with any source object.
     public func createDestinationInstance(entity: String) throws -> ObjectID {
-        try createDestinationInstance(entity: entity, preferredPrimaryKey: nil)
+        try objects.createInstance(entity: entity, preferredPrimaryKey: nil)
     }
 
     /// Sets an attribute or relationship of a destination object made in this pass.
     public func setValue(_ value: ExpressionValue, forKey key: String, of object: ObjectID) throws {
-        let entity = try destinationEntityName(object)
+        let entity = try objects.entityName(of: object)
         if destinationVersion.attribute(key, of: entity) != nil {
-            try setAttribute(value, forKey: key, of: object, entity: entity)
+            try objects.setAttribute(value, forKey: key, of: object, entity: entity)
         } else if let relationship = destinationVersion.relationship(key, of: entity) {
-            try setRelationship(value, relationship: relationship, of: object, entity: entity)
+            try objects.setRelationship(value, relationship: relationship, of: object, entity: entity)
         } else {
             throw MigrationError(.evaluation, "'\(entity)' has no property '\(key)' to set")
         }
@@ -161,13 +143,13 @@ public final class MigrationSession {
 
     /// Records that `destination` was made from `source` by `mapping`.
     public func associate(source: ObjectID, destination: ObjectID, mapping: EntityMapping) throws {
-        try associationTable(for: mapping).associate(source: source.primaryKey, destination: destination)
+        try associations.table(for: mapping).associate(source: source.primaryKey, destination: destination)
     }
 
     /// The destination objects `mapping` made from `sources`, as Core Data's
     /// `destinationInstances(forEntityMappingName:sourceInstances:)`.
     public func destinationInstances(forEntityMapping name: String, sourceInstances sources: [ObjectID]) -> [ObjectID] {
-        guard let table = associations[name] else { return [] }
+        guard let table = associations.table(named: name) else { return [] }
         return sources.flatMap { table.destinations(ofSource: $0.primaryKey) }
     }
 
@@ -176,7 +158,7 @@ public final class MigrationSession {
     public func sourceInstances(
         forEntityMapping name: String, destinationInstances destinations: [ObjectID]
     ) -> [ObjectID] {
-        guard let table = associations[name] else { return [] }
+        guard let table = associations.table(named: name) else { return [] }
         return destinations.compactMap { destination in
             table.source(ofDestination: destination.primaryKey).map {
                 ObjectID(side: .source, entity: table.sourceEntity, primaryKey: $0)
@@ -188,19 +170,19 @@ public final class MigrationSession {
     public func createRelationships(for destination: ObjectID, mapping: EntityMapping) throws {
         guard let plan = currentMapping, plan.mapping.name == mapping.name else { return }
         currentDestination = destination
-        let direct = try foreignKeyTargets(for: plan)
-        let doneInStageOne = Set(try stageOneForeignKeys(for: plan).map(\.name))
+        let direct = try runtimes.foreignKeyTargets(for: plan)
+        let doneInStageOne = Set(try runtimes.stageOneForeignKeys(for: plan).map(\.name))
         for relationship in plan.relationships
         where relationship.writesEdges && !doneInStageOne.contains(relationship.name) {
-            if let target = direct[relationship.name], let lookup = target.lookup, currentSource != nil,
+            if let target = direct[relationship.name], let lookup = target.lookup, cursor.object != nil,
                 case .some(let key) = lookUpForeignKey(lookup)
             {
-                try setForeignKeyDirectly(key, target: target, of: destination)
+                try objects.setForeignKey(key, target: target, of: destination)
                 continue
             }
             let value = try evaluate(relationship.expression, mapping: mapping.name, property: relationship.name)
             if let target = direct[relationship.name], let key = Self.singleObject(value) {
-                try setForeignKeyDirectly(key, target: target, of: destination)
+                try objects.setForeignKey(key, target: target, of: destination)
             } else {
                 try setValue(value, forKey: relationship.name, of: destination)
             }
@@ -218,32 +200,17 @@ public final class MigrationSession {
 
     // MARK: - Plumbing
 
-    func associationTable(for mapping: EntityMapping) -> AssociationTable {
-        if let table = associations[mapping.name] { return table }
-        let sourceNumber = mapping.sourceEntity.flatMap { source.layout.entityNumbers[$0] } ?? 0
-        let destinationNumber = mapping.destinationEntity.flatMap { destination.layout.entityNumbers[$0] } ?? 0
-        let table = AssociationTable(
-            mapping: mapping.name, sourceEntity: Int32(sourceNumber), destinationEntity: Int32(destinationNumber))
-        associations[mapping.name] = table
-        associationsBySourceEntity[Int32(sourceNumber), default: []].append(table)
-        return table
-    }
-
     /// Forgets the associations of earlier passes, as Core Data does between mapping models.
     func forgetAssociations() {
-        associations = [:]
-        associationsBySourceEntity = [:]
-        completedSourceEntities = []
-        stageOneTargets = [:]
-        runtimes = [:]
-        currentRuntime = nil
+        associations.forget()
+        runtimes.forgetAssociations()
     }
 
     func evaluate(_ expression: CompiledExpression, mapping: String, property: String) throws -> ExpressionValue {
         do {
             return try expression.evaluate(in: self)
         } catch {
-            throw Self.evaluationFailure(error, mapping: mapping, property: property, source: currentSource?.primaryKey)
+            throw Self.evaluationFailure(error, mapping: mapping, property: property, source: cursor.object?.primaryKey)
         }
     }
 
@@ -253,12 +220,5 @@ public final class MigrationSession {
         if error is MigrationError { return error }
         let object = source.map { " (source object \($0))" } ?? ""
         return MigrationError(.evaluation, "mapping '\(mapping)', property '\(property)'\(object): \(error)")
-    }
-
-    func destinationEntityName(_ object: ObjectID) throws -> String {
-        guard object.side == .destination, let name = destination.layout.entityName(number: Int(object.entity)) else {
-            throw MigrationError(.evaluation, "object \(object.primaryKey) is not a destination object")
-        }
-        return name
     }
 }

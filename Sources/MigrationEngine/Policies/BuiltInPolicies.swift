@@ -91,12 +91,12 @@ final class FindOrCreatePolicy: EntityMigrationPolicy {
         guard !value.isNull else { return }
         let object: ObjectID
         let group = "\(entity).\(key)"
-        if let existing = session.sharedObjects[group]?[value] {
+        if let existing = session.objects.sharedObjects[group]?[value] {
             object = existing
         } else {
             object = try session.createDestinationInstance(entity: entity)
             try session.setValue(value, forKey: key, of: object)
-            session.sharedObjects[group, default: [:]][value] = object
+            session.objects.sharedObjects[group, default: [:]][value] = object
         }
         try session.setValue(.object(object), forKey: relationship, of: destination)
     }

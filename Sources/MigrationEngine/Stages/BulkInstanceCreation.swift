@@ -7,7 +7,7 @@ import SQLiteDatabase
 /// Stage 1 of a default-policy entity mapping run inside SQLite: one `INSERT … SELECT` from the attached
 /// source table per range of source keys, instead of reading each source row into Swift and binding it back.
 ///
-/// It makes exactly the rows the row-by-row path would (``MigrationSession/writeRow(_:from:runtime:mapping:)``):
+/// It makes exactly the rows the row-by-row path would (``DestinationObjects/writeRow(_:from:runtime:)``):
 /// source columns are copied by SQLite as they are stored, constants bound once, and the rest computed by the
 /// session's own code through SQL functions the statement calls per row — the destination key and the
 /// association, each stage-1 foreign key through the target's associations, each expression evaluated with the
@@ -26,7 +26,7 @@ final class BulkInstanceCreation {
     /// Source keys per statement: the progress and cancellation grain.
     static let keysPerStatement: Int64 = 4_096
 
-    private unowned let session: MigrationSession
+    private let tally: MigrationTally
     private let connection: Connection
     private let functions: RowFunctions
     private let hasFilter: Bool
@@ -122,7 +122,7 @@ final class BulkInstanceCreation {
         self.connection = session.destination.connection
         let context = SourceRowContext(
             entity: Int32(entityNumber), attributeTypes: columns.attributeTypes, now: session.options.now)
-        self.session = session
+        self.tally = session.tally
         self.functions = RowFunctions(runtime: runtime, filter: plan.filter, context: context)
         try functions.register(on: connection)
         for (name, bitmap, inserts) in bitmaps {
@@ -164,9 +164,9 @@ final class BulkInstanceCreation {
                 }
                 throw outcome.failure ?? error
             }
-            session.objectsCreated += connection.changes
-            session.edgesWritten += outcome.edgesWritten
-            for case let bitmap? in bitmapFunctions.map(\.counts) { session.edgesWritten += bitmap.hits }
+            tally.objectsCreated += connection.changes
+            tally.edgesWritten += outcome.edgesWritten
+            for case let bitmap? in bitmapFunctions.map(\.counts) { tally.edgesWritten += bitmap.hits }
             try progress.advance(by: hasFilter ? outcome.filtered : connection.changes)
             if end == highest { break }
             start = end + 1

@@ -76,15 +76,56 @@ final class MappingRuntime {
     }
 }
 
-extension MigrationSession {
+/// What each entity mapping needs per object, built once from the compiled mapping when its first object is
+/// made: the ``MappingRuntime`` of its default path, and the foreign keys it can set directly or already in
+/// stage 1. What depends on the associations is made again after they are forgotten between passes.
+final class MappingRuntimes {
+    private let source: Store
+    private let destination: Store
+    /// The two model versions, copied once: `Store.version` makes a copy on every read.
+    private let sourceVersion: ModelVersion
+    private let destinationVersion: ModelVersion
+    private let objects: DestinationObjects
+    private let associations: Associations
+    /// Objects per source entity, to size each mapping's association table once.
+    private let sourceCounts: [String: Int]
+    /// The runtimes by entity mapping name.
+    private var runtimes: [String: MappingRuntime] = [:]
+    /// The runtime asked for last: objects of one mapping are made one after another.
+    private var current: MappingRuntime?
+    /// Per entity mapping: the to-one relationships whose foreign key can be set directly.
+    private var foreignKeyTargets: [String: [String: ForeignKeyTarget]] = [:]
+    /// Per entity mapping: the foreign keys written in stage 1 (see `stageOneForeignKeys(for:)`).
+    private var stageOneTargets: [String: [ForeignKeyTarget]] = [:]
+
+    init(
+        source: Store, destination: Store, objects: DestinationObjects, associations: Associations,
+        sourceCounts: [String: Int]
+    ) {
+        self.source = source
+        self.destination = destination
+        self.sourceVersion = source.version
+        self.destinationVersion = destination.version
+        self.objects = objects
+        self.associations = associations
+        self.sourceCounts = sourceCounts
+    }
+
+    /// Forgets what was built from the associations of earlier passes, which are being forgotten.
+    func forgetAssociations() {
+        stageOneTargets = [:]
+        runtimes = [:]
+        current = nil
+    }
+
     /// The runtime of `plan`'s default path, made when its first object is.
     func runtime(for plan: CompiledEntityMappingPlan, entity: String) throws -> MappingRuntime {
-        if let runtime = currentRuntime, runtime.plan === plan { return runtime }
+        if let runtime = current, runtime.plan === plan { return runtime }
         if let runtime = runtimes[plan.mapping.name] {
-            currentRuntime = runtime
+            current = runtime
             return runtime
         }
-        let writer = try writer(for: entity)
+        let writer = try objects.writer(for: entity)
         let columns = plan.mapping.sourceEntity.map { ReaderColumns(entity: $0, version: sourceVersion) }
         var copies: [(column: Int, slot: Int)] = []
         var evaluated: [AttributeTarget] = []
@@ -105,38 +146,87 @@ extension MigrationSession {
         }
         var foreignKeys: [(column: Int, slot: Int, table: AssociationTable)] = []
         for target in try stageOneForeignKeys(for: plan) {
-            guard let lookup = target.lookup, let tables = associationsBySourceEntity[lookup.sourceEntity],
+            guard let lookup = target.lookup, let tables = associations.tables(ofSourceEntity: lookup.sourceEntity),
                 tables.count == 1
             else { continue }
             foreignKeys.append((lookup.readerIndex, target.slot, tables[0]))
         }
-        let association = associationTable(for: plan.mapping)
+        let association = associations.table(for: plan.mapping)
         association.reserve(sourceKeys: plan.mapping.sourceEntity.flatMap { sourceCounts[$0] } ?? 0)
         let runtime = MappingRuntime(
             plan: plan, writer: writer, copies: copies, evaluated: evaluated, foreignKeys: foreignKeys,
             association: association)
         runtimes[plan.mapping.name] = runtime
-        currentRuntime = runtime
+        current = runtime
         return runtime
     }
+}
 
-    /// A foreign key written in stage 1: the current source row's key mapped through the target's
-    /// associations, or NULL; counts the edge.
-    func stageOneKey(
-        _ foreignKey: (column: Int, slot: Int, table: AssociationTable), from reader: RowReader
-    )
-        -> SQLiteValue
-    {
-        guard let key = reader.value(at: foreignKey.column).int64,
-            let target = foreignKey.table.firstDestination(ofSource: key)
-        else { return .null }
-        edgesWritten += 1
-        return .integer(target.primaryKey)
+extension MappingRuntimes {
+    /// The to-one relationships of `plan` whose foreign keys can be set directly, by relationship name; made
+    /// once per mapping.
+    func foreignKeyTargets(for plan: CompiledEntityMappingPlan) throws -> [String: ForeignKeyTarget] {
+        if let targets = foreignKeyTargets[plan.mapping.name] { return targets }
+        var targets: [String: ForeignKeyTarget] = [:]
+        if let entity = plan.mapping.destinationEntity, destinationVersion.entity(named: entity)?.isAbstract == false {
+            let writer = try objects.writer(for: entity)
+            for relationship in plan.relationships {
+                guard let declared = destinationVersion.relationship(relationship.name, of: entity), !declared.isToMany,
+                    destination.layout.storage(of: declared, in: entity) == .foreignKey,
+                    writer.orderKeySlot(for: declared.name) == nil,
+                    destinationVersion.inverse(of: declared).map({ $0.isToMany }) ?? true,
+                    let slot = writer.slot(for: declared.name),
+                    let column = writer.table.column(for: declared.name, of: entity, version: destinationVersion)
+                else { continue }
+                let sql = "UPDATE \(quoted(writer.table.name)) SET \(quoted(column.name)) = ? WHERE Z_PK = ?"
+                targets[relationship.name] = ForeignKeyTarget(
+                    name: relationship.name, slot: slot, writer: writer,
+                    update: try objects.statements.statement(sql, on: destination.connection),
+                    lookup: sourceForeignKeyLookup(relationship.expression, mapping: plan.mapping))
+            }
+        }
+        foreignKeyTargets[plan.mapping.name] = targets
+        return targets
     }
 
-    /// Writes the row of `destination` through the row buffer, slot by slot: source columns copied as they
-    /// are stored, foreign keys looked up, expressions evaluated (all before the row starts, since evaluating
-    /// may read the destination), the rest from the template. For the default policy only.
+    private func sourceForeignKeyLookup(
+        _ expression: CompiledExpression, mapping: EntityMapping
+    ) -> SourceForeignKeyLookup? {
+        guard let sourceEntity = mapping.sourceEntity,
+            case .relationshipCopy(let named, entityMapping: nil) = expression.shape,
+            let relationship = sourceVersion.relationship(named, of: sourceEntity), !relationship.isToMany,
+            source.layout.storage(of: relationship, in: sourceEntity) == .foreignKey,
+            sourceVersion.subentities(of: relationship.destination).isEmpty,
+            let index = ReaderColumns(entity: sourceEntity, version: sourceVersion).indexes[relationship.name],
+            let number = source.layout.entityNumbers[relationship.destination]
+        else { return nil }
+        return SourceForeignKeyLookup(readerIndex: index, sourceEntity: Int32(number))
+    }
+
+    /// The foreign keys a default-policy mapping can write while creating its objects (stage 1): those whose
+    /// destination's associations are complete already. Stage 2 then has nothing left to do for them.
+    func stageOneForeignKeys(for plan: CompiledEntityMappingPlan) throws -> [ForeignKeyTarget] {
+        if let targets = stageOneTargets[plan.mapping.name] { return targets }
+        var targets: [ForeignKeyTarget] = []
+        if plan.policy is DefaultMigrationPolicy {
+            let direct = try foreignKeyTargets(for: plan)
+            for relationship in plan.relationships where relationship.writesEdges {
+                guard let target = direct[relationship.name], let lookup = target.lookup,
+                    associations.isComplete(sourceEntity: lookup.sourceEntity),
+                    associations.tables(ofSourceEntity: lookup.sourceEntity)?.count == 1
+                else { continue }
+                targets.append(target)
+            }
+        }
+        stageOneTargets[plan.mapping.name] = targets
+        return targets
+    }
+}
+
+extension MigrationSession {
+    /// Writes the row of `destination`, made by `runtime`'s default path from the row under `reader`: evaluates
+    /// its expressions first (evaluating may read the destination), then has ``DestinationObjects`` write the
+    /// row. For the default policy only.
     func writeRow(
         _ destination: ObjectID, from reader: RowReader, runtime: MappingRuntime, mapping: String
     ) throws {
@@ -144,16 +234,6 @@ extension MigrationSession {
             let value = try evaluate(target.expression, mapping: mapping, property: target.name)
             runtime.results[index] = try Self.sqliteValue(value, as: target.type, property: target.property)
         }
-        let sink = try rows.startRow(destination, writer: runtime.writer)
-        for fill in runtime.fills {
-            switch fill {
-            case .value(let value): try sink.put(value)
-            case .copy(let column): try sink.copy(column: column, of: reader.statement)
-            case .foreignKey(let index): try sink.put(stageOneKey(runtime.foreignKeys[index], from: reader))
-            case .evaluated(let index): try sink.put(runtime.results[index])
-            }
-        }
-        try rows.finishRow()
-        objectsCreated += 1
+        try objects.writeRow(destination, from: reader, runtime: runtime)
     }
 }

@@ -6,8 +6,8 @@ import SQLiteDatabase
 extension MigrationSession {
     /// Runs pass `index`: the three stages, with the policy callbacks in Core Data's order, then the save.
     func runPass(_ index: Int, progress: ProgressCounter) throws {
-        currentPass = index
         let pass = passes[index]
+        let rows = objects.rows
         if index > 0 && options.crossPassRelationships == .coreData { forgetAssociations() }
         attachSourceForBulkCreation()
         try destination.connection.transaction(.immediate) {
@@ -18,11 +18,11 @@ extension MigrationSession {
                 progress.enter(.createInstances, mapping: plan.mapping.name)
                 if plan.mapping.kind != .remove, let bulk = try bulkInstanceCreation(for: plan) {
                     try rows.writeTransientRows()
-                    try flushBatches()
+                    try objects.flushBatches()
                     try bulk.run(progress: progress)
-                    mappingsRunInSQL.insert(plan.mapping.name)
+                    tally.mappingsRunInSQL.insert(plan.mapping.name)
                 } else if plan.mapping.kind != .remove, let sourceEntity = plan.mapping.sourceEntity {
-                    try forEachSourceObject(of: sourceEntity, progress: progress) { source in
+                    try cursor.forEachObject(of: sourceEntity, progress: progress) { source in
                         currentDestination = nil
                         if let filter = plan.filter, !(try filter.isSatisfied(in: self)) { return }
                         if plan.hasDefaultPolicy, let entity = plan.mapping.destinationEntity {
@@ -34,7 +34,7 @@ extension MigrationSession {
                         try rows.writeTransientRows()
                     }
                 }
-                try flushBatches()
+                try objects.flushBatches()
                 try plan.policy.endInstanceCreation(plan.mapping, in: self)
                 markStageOneFinished(plan, pass: index)
             }
@@ -42,14 +42,16 @@ extension MigrationSession {
             for plan in pass.mappings {
                 enter(plan)
                 progress.enter(.createRelationships, mapping: plan.mapping.name)
-                let doneInStageOne = try stageOneForeignKeys(for: plan).count
+                let doneInStageOne = try runtimes.stageOneForeignKeys(for: plan).count
                 let everythingDone =
                     plan.policy is DefaultMigrationPolicy
                     && plan.relationships.filter(\.writesEdges).count == doneInStageOne
                 if everythingDone, let sourceEntity = plan.mapping.sourceEntity {
-                    try progress.skip(sourceCounts[sourceEntity] ?? 0)
-                } else if let sourceEntity = plan.mapping.sourceEntity, let table = associations[plan.mapping.name] {
-                    try forEachSourceObject(of: sourceEntity, progress: progress) { source in
+                    try progress.skip(cursor.objectCounts[sourceEntity] ?? 0)
+                } else if let sourceEntity = plan.mapping.sourceEntity,
+                    let table = associations.table(named: plan.mapping.name)
+                {
+                    try cursor.forEachObject(of: sourceEntity, progress: progress) { source in
                         for destination in table.destinations(ofSource: source.primaryKey) {
                             try plan.policy.createRelationships(for: destination, mapping: plan.mapping, in: self)
                         }
@@ -75,7 +77,6 @@ extension MigrationSession {
                 try plan.policy.end(plan.mapping, in: self)
             }
             currentMapping = nil
-            currentPolicy = nil
         }
         if rows.savesAtPassEnd {
             // sqlite.org/pragma.html#pragma_shrink_memory: "causes the database connection on which it is invoked
@@ -89,7 +90,7 @@ extension MigrationSession {
     /// ``BulkInstanceCreation``; streaming storage only. Where SQLite cannot attach it, every mapping takes the
     /// row-by-row path, which gives the same store.
     private func attachSourceForBulkCreation() {
-        guard !rows.savesAtPassEnd, !sourceAttached else { return }
+        guard !objects.rows.savesAtPassEnd, !sourceAttached else { return }
         sourceAttached =
             (try? destination.connection.attach(readOnly: source.path, as: BulkInstanceCreation.sourceSchema)) != nil
         if sourceAttached {
@@ -114,7 +115,8 @@ extension MigrationSession {
         guard sourceAttached, plan.hasDefaultPolicy, let entity = plan.mapping.destinationEntity,
             plan.mapping.sourceEntity != nil
         else { return nil }
-        return try BulkInstanceCreation.make(plan: plan, runtime: try runtime(for: plan, entity: entity), session: self)
+        return try BulkInstanceCreation.make(
+            plan: plan, runtime: try runtimes.runtime(for: plan, entity: entity), session: self)
     }
 
     /// After a mapping's stage 1: if no later mapping (of this pass or a later one) reads the same source
@@ -127,42 +129,17 @@ extension MigrationSession {
         let position = passes[pass].mappings.firstIndex { $0.mapping.name == plan.mapping.name } ?? 0
         let later = passes[pass].mappings.dropFirst(position + 1) + passes.dropFirst(pass + 1).flatMap(\.mappings)
         if !later.contains(where: { $0.mapping.sourceEntity == sourceEntity }) {
-            completedSourceEntities.insert(Int32(number))
+            associations.markComplete(sourceEntity: Int32(number))
         }
     }
 
     private func enter(_ plan: CompiledEntityMappingPlan) {
         currentMapping = plan
-        currentPolicy = plan.policy
-    }
-
-    /// Runs `body` for every object of exactly `entity` in the source store, with the reader on its row.
-    private func forEachSourceObject(
-        of entity: String,
-        progress: ProgressCounter,
-        _ body: (ObjectID) throws -> Void
-    ) throws {
-        let columns = ReaderColumns(entity: entity, version: sourceVersion)
-        let rows = try RowReader(store: source, entity: entity, properties: columns.properties)
-        let number = Int32(source.layout.entityNumbers[entity]!)
-        reader = rows
-        readerColumns = columns
-        defer {
-            reader = nil
-            readerColumns = nil
-            currentSource = nil
-        }
-        while try rows.next() {
-            let object = ObjectID(side: .source, entity: number, primaryKey: rows.primaryKey)
-            currentSource = object
-            try body(object)
-            try progress.advance()
-        }
     }
 
     /// The destination entities the pass fills, and those its policies made objects of.
     private func destinationEntities(of pass: CompiledPass) -> [String] {
         let mapped = pass.mappings.compactMap(\.mapping.destinationEntity)
-        return Array(Set(mapped + writers.keys)).sorted()
+        return Array(Set(mapped + objects.entitiesWritten)).sorted()
     }
 }

@@ -133,7 +133,45 @@ struct StatementCache {
     }
 }
 
-extension MigrationSession {
+/// The destination objects a migration makes: their writers, primary keys, rows and edges until they are
+/// written, and the values set on them afterwards — everything that writes to the destination store.
+final class DestinationObjects {
+    private let destination: Store
+    /// The destination model version, copied once: `Store.version` makes a copy on every read.
+    private let destinationVersion: ModelVersion
+    /// The rows of new objects until they are written, as the storage mode keeps them.
+    let rows: any RowBuffer
+    /// Prepared statements reused across the migration, by SQL text: these writes, and the session's reads of
+    /// either store.
+    var statements = StatementCache()
+    /// The objects ``FindOrCreatePolicy`` shares, by entity and key attribute, then value: one per value for
+    /// the whole migration, whichever entity mapping made it (a car and a sports car share one maker).
+    var sharedObjects: [String: [ExpressionValue: ObjectID]] = [:]
+    /// Counts the objects and edges made.
+    private let tally: MigrationTally
+    /// The writer of each destination entity objects were made of, by entity name.
+    private var writers: [String: DestinationWriter] = [:]
+    private var primaryKeys: PrimaryKeyAllocator
+    /// The inserter of each join table, by table name.
+    private var joinInserters: [String: JoinRowInserter] = [:]
+    /// The last order key given in each ordered to-many list, by relationship and owner.
+    private var orderCounters: [OrderCounterKey: Int64] = [:]
+
+    init(destination: Store, primaryKeys: PrimaryKeyAllocator, storage: StorageMode, tally: MigrationTally) {
+        self.destination = destination
+        self.destinationVersion = destination.version
+        self.primaryKeys = primaryKeys
+        self.tally = tally
+        switch storage {
+        case .streaming: self.rows = StreamingRowBuffer()
+        case .inMemory: self.rows = InMemoryRowBuffer()
+        }
+    }
+
+    /// The destination entities that objects have been made of so far.
+    var entitiesWritten: Dictionary<String, DestinationWriter>.Keys { writers.keys }
+
+    /// The writer of concrete destination entity `entity`, made the first time it is asked for.
     func writer(for entity: String) throws -> DestinationWriter {
         if let writer = writers[entity] { return writer }
         guard destinationVersion.entity(named: entity).map({ !$0.isAbstract }) == true else {
@@ -146,7 +184,9 @@ extension MigrationSession {
         return writer
     }
 
-    func createDestinationInstance(entity: String, preferredPrimaryKey: Int64?) throws -> ObjectID {
+    /// Makes an object of `entity` with its default values, keeping `preferredPrimaryKey` where its table keeps
+    /// source keys.
+    func createInstance(entity: String, preferredPrimaryKey: Int64?) throws -> ObjectID {
         let writer = try writer(for: entity)
         let object = ObjectID(
             side: .destination, entity: writer.entityNumber,
@@ -157,7 +197,7 @@ extension MigrationSession {
 
     /// Holds a new object's row until the row buffer writes it.
     func register(_ object: ObjectID, values: [SQLiteValue], writer: DestinationWriter) {
-        objectsCreated += 1
+        tally.objectsCreated += 1
         rows.hold(object, values: values, writer: writer)
     }
 
@@ -166,8 +206,40 @@ extension MigrationSession {
         for writer in writers.values { try writer.batch.flush() }
     }
 
+    /// A foreign key written in stage 1: the current source row's key mapped through the target's
+    /// associations, or NULL; counts the edge.
+    func stageOneKey(
+        _ foreignKey: (column: Int, slot: Int, table: AssociationTable), from reader: RowReader
+    )
+        -> SQLiteValue
+    {
+        guard let key = reader.value(at: foreignKey.column).int64,
+            let target = foreignKey.table.firstDestination(ofSource: key)
+        else { return .null }
+        tally.edgesWritten += 1
+        return .integer(target.primaryKey)
+    }
+
+    /// Writes the row of `destination` through the row buffer, slot by slot, with `runtime`'s expressions
+    /// evaluated already: source columns copied as they are stored, foreign keys looked up, the rest from the
+    /// template. Inlined into the session's `writeRow`, its one caller, on the per-object path.
+    @inline(__always)
+    func writeRow(_ destination: ObjectID, from reader: RowReader, runtime: MappingRuntime) throws {
+        let sink = try rows.startRow(destination, writer: runtime.writer)
+        for fill in runtime.fills {
+            switch fill {
+            case .value(let value): try sink.put(value)
+            case .copy(let column): try sink.copy(column: column, of: reader.statement)
+            case .foreignKey(let index): try sink.put(stageOneKey(runtime.foreignKeys[index], from: reader))
+            case .evaluated(let index): try sink.put(runtime.results[index])
+            }
+        }
+        try rows.finishRow()
+        tally.objectsCreated += 1
+    }
+
     /// Sets column `slot` of a destination object: in its held row if it has one, else with an UPDATE.
-    func setColumn(
+    private func setColumn(
         _ value: SQLiteValue, slot: Int, column: String, of object: ObjectID, writer: DestinationWriter
     ) throws {
         if rows.set(value, slot: slot, of: object, writer: writer) { return }
@@ -179,16 +251,19 @@ extension MigrationSession {
         try update.run()
     }
 
+    /// Sets attribute `key` of `object`, an object of `entity`.
     func setAttribute(_ value: ExpressionValue, forKey key: String, of object: ObjectID, entity: String) throws {
         let writer = try writer(for: entity)
         guard let slot = writer.slot(for: key), let type = writer.type(of: key) else {
             throw MigrationError(.evaluation, "attribute '\(entity).\(key)' is not stored")
         }
-        let stored = try Self.sqliteValue(value, as: type, property: "\(entity).\(key)")
+        let stored = try MigrationSession.sqliteValue(value, as: type, property: "\(entity).\(key)")
         let column = writer.table.column(for: key, of: entity, version: destinationVersion)!.name
         try setColumn(stored, slot: slot, column: column, of: object, writer: writer)
     }
 
+    /// Sets relationship `relationship` of `object`, an object of `entity`, to the destination objects `value`
+    /// holds, wherever the destination stores it.
     func setRelationship(
         _ value: ExpressionValue, relationship: Relationship, of object: ObjectID, entity: String
     ) throws {
@@ -220,13 +295,13 @@ extension MigrationSession {
                 // One-to-one: keep the other side's foreign key in step. When both sides are mapped they write
                 // the same keys; when they run in different passes, the earlier side found no target yet and
                 // only the later one can fill both.
-                try setForeignKey(object, relationship: inverse, of: target, entity: try destinationEntityName(target))
+                try setForeignKey(object, relationship: inverse, of: target, entity: try entityName(of: target))
             }
         case .inverseForeignKey:
             let inverse = destinationVersion.inverse(of: relationship)!
             for (position, child) in targets.enumerated() {
                 try setForeignKey(
-                    object, relationship: inverse, of: child, entity: try destinationEntityName(child),
+                    object, relationship: inverse, of: child, entity: try entityName(of: child),
                     orderKey: Int64(position + 1))
             }
         case .joinTable:
@@ -239,7 +314,7 @@ extension MigrationSession {
                     destination: isOwner ? target.primaryKey : object.primaryKey,
                     orderKeys: isOwner
                         ? (Int64(position + 1), object.primaryKey) : (object.primaryKey, Int64(position + 1)))
-                edgesWritten += 1
+                tally.edgesWritten += 1
                 try rows.add(edge)
             }
         case .none:
@@ -248,7 +323,7 @@ extension MigrationSession {
     }
 
     /// Sets a to-one foreign key (and its order key, when the inverse is ordered).
-    func setForeignKey(
+    private func setForeignKey(
         _ target: ObjectID?,
         relationship: Relationship,
         of object: ObjectID,
@@ -261,7 +336,7 @@ extension MigrationSession {
         else { return }
         let value: SQLiteValue = target.map { .integer($0.primaryKey) } ?? .null
         try setColumn(value, slot: slot, column: column.name, of: object, writer: writer)
-        if target != nil { edgesWritten += 1 }
+        if target != nil { tally.edgesWritten += 1 }
         if let orderSlot = writer.orderKeySlot(for: relationship.name),
             let orderColumn = writer.table.orderKeyColumn(
                 for: relationship.name, of: entity, version: destinationVersion)
@@ -286,13 +361,36 @@ extension MigrationSession {
         }
     }
 
-    func joinInserter(for table: JoinTable) throws -> JoinRowInserter {
+    /// Sets the foreign key `target` to the object with primary key `key`, or to none: in the held row if
+    /// there is one, else with the target's prepared UPDATE.
+    func setForeignKey(_ key: Int64?, target: ForeignKeyTarget, of object: ObjectID) throws {
+        let value: SQLiteValue = key.map { .integer($0) } ?? .null
+        if key != nil { tally.edgesWritten += 1 }
+        if rows.set(value, slot: target.slot, of: object, writer: target.writer) { return }
+        try flushBatches()
+        try target.update.bind(value, at: 1)
+        try target.update.bind(object.primaryKey, at: 2)
+        try target.update.run()
+    }
+
+    /// The inserter of join table `table`, made the first time it is asked for.
+    private func joinInserter(for table: JoinTable) throws -> JoinRowInserter {
         if let inserter = joinInserters[table.name] { return inserter }
         let inserter = try JoinRowInserter(store: destination, table: table)
         joinInserters[table.name] = inserter
         return inserter
     }
 
+    /// The name of destination object `object`'s entity.
+    func entityName(of object: ObjectID) throws -> String {
+        guard object.side == .destination, let name = destination.layout.entityName(number: Int(object.entity)) else {
+            throw MigrationError(.evaluation, "object \(object.primaryKey) is not a destination object")
+        }
+        return name
+    }
+}
+
+extension MigrationSession {
     /// The value as stored for an attribute of `type`, converting what Core Data would convert.
     static func sqliteValue(_ value: ExpressionValue, as type: AttributeType, property: String) throws -> SQLiteValue {
         func mismatch() -> MigrationError {
