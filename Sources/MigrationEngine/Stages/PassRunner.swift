@@ -91,6 +91,9 @@ extension MigrationSession {
     /// row-by-row path, which gives the same store.
     private func attachSourceForBulkCreation() {
         guard !objects.rows.savesAtPassEnd, !sourceAttached else { return }
+        // Another process reading the source may hold a lock for a moment (WAL recovery, a checkpoint): wait
+        // for it rather than give up the faster road at once.
+        try? destination.connection.execute("PRAGMA busy_timeout = 5000")
         sourceAttached =
             (try? destination.connection.attach(readOnly: source.path, as: BulkInstanceCreation.sourceSchema)) != nil
         if sourceAttached {
