@@ -8,10 +8,11 @@ import SQLiteDatabase
 /// source table per range of source keys, instead of reading each source row into Swift and binding it back.
 ///
 /// It makes exactly the rows the row-by-row path would (``DestinationObjects/writeRow(_:from:runtime:)``):
-/// source columns are copied by SQLite as they are stored, constants bound once, and the rest computed by the
-/// session's own code through SQL functions the statement calls per row — the destination key and the
-/// association, each stage-1 foreign key through the target's associations, each expression evaluated with the
-/// same compiled code. Only mappings whose every expression reads nothing but the source row's attributes
+/// source columns are copied by SQLite as they are stored, constants bound once, simple text expressions computed
+/// in SQL (``MappingModel/SQLForm``, guarded per row), and the rest through SQL functions the statement calls per
+/// row — the destination key and the association, and each stage-1 foreign key through the target's
+/// associations (straight in their ``SQLiteDatabase/KeyBitmap`` while they are identity bits), each other
+/// expression evaluated with the same compiled code. Only mappings whose every expression reads nothing but the source row's attributes
 /// (``CompiledExpression/readsOnlySourceAttributes``) run here: nothing else can observe the order in which
 /// SQLite computes a row's columns.
 ///
