@@ -175,8 +175,7 @@ public final class Connection {
         if let vfs = sqlite3_vfs_find(nil), let name = vfs.pointee.zName {
             uri += "&vfs=" + String(cString: name)
         }
-        precondition(name.allSatisfy { $0.isASCII && ($0.isLetter || $0 == "_") }, "not a schema name: \(name)")
-        try withPreparedStatement("ATTACH DATABASE ? AS \(name)") { statement throws(SQLiteError) in
+        try withPreparedStatement("ATTACH DATABASE ? AS \(Self.schemaName(name))") { statement throws(SQLiteError) in
             try statement.bind(uri, at: 1)
             try statement.run()
         }
@@ -184,8 +183,13 @@ public final class Connection {
 
     /// Detaches the database attached as `name`.
     public func detach(_ name: String) throws(SQLiteError) {
+        try execute("DETACH DATABASE \(Self.schemaName(name))")
+    }
+
+    /// `name`, which goes into SQL as it is: letters and underscores only.
+    private static func schemaName(_ name: String) -> String {
         precondition(name.allSatisfy { $0.isASCII && ($0.isLetter || $0 == "_") }, "not a schema name: \(name)")
-        try execute("DETACH DATABASE \(name)")
+        return name
     }
 
     /// The rowid of the most recent successful `INSERT` on this connection (`sqlite3_last_insert_rowid`).

@@ -22,11 +22,6 @@ public struct FunctionCall {
         sqlite3_value_int64(arguments[Int(index)])
     }
 
-    /// Whether argument `index` (0-based) is `NULL`.
-    public func isNull(at index: Int32) -> Bool {
-        sqlite3_value_type(arguments[Int(index)]) == SQLITE_NULL
-    }
-
     /// Argument `index` (0-based), as stored.
     public func value(at index: Int32) -> SQLiteValue {
         let argument = arguments[Int(index)]
@@ -49,30 +44,9 @@ public struct FunctionCall {
         }
     }
 
-    /// Returns `value` from the call.
+    /// Returns `value` from the call (text and blobs copied), as a virtual table gives a column value.
     public func result(_ value: SQLiteValue) {
-        switch value {
-        case .null:
-            sqlite3_result_null(context)
-        case .integer(let integer):
-            sqlite3_result_int64(context, integer)
-        case .real(let real):
-            sqlite3_result_double(context, real)
-        case .text(var text):
-            text.withUTF8 { bytes in
-                guard let base = bytes.baseAddress, !bytes.isEmpty else {
-                    // A NULL pointer would make the result NULL, not empty text.
-                    return sqlite3_result_text(context, "", 0, sqliteTransient)
-                }
-                let start = UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self)
-                sqlite3_result_text64(context, start, UInt64(bytes.count), sqliteTransient, UInt8(SQLITE_UTF8))
-            }
-        case .blob(let bytes):
-            guard !bytes.isEmpty else { return sqlite3_result_zeroblob(context, 0) }
-            bytes.withUnsafeBytes { buffer in
-                sqlite3_result_blob64(context, buffer.baseAddress, UInt64(buffer.count), sqliteTransient)
-            }
-        }
+        ColumnResult(context: context).set(value)
     }
 
     /// Returns an integer from the call.

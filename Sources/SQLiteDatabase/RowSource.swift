@@ -30,7 +30,8 @@ open class RowSource {
     open func column(_ column: Int32, into result: ColumnResult) { result.setNull() }
 }
 
-/// Where a ``RowSource`` puts the value of a column: the `sqlite3_context` of one `xColumn` call.
+/// Where a value SQLite asked for goes: the `sqlite3_context` of one `xColumn` call (a ``RowSource``'s column)
+/// or of one call of a registered SQL function (``FunctionCall``).
 public struct ColumnResult {
     let context: OpaquePointer
 

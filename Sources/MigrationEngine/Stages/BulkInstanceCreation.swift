@@ -34,8 +34,10 @@ final class BulkInstanceCreation {
     private let sourceTable: String
     private let statement: Statement
     private let runtime: MappingRuntime
-    /// The bitmap functions registered, and for each membership function its bitmap (whose hits are edges).
-    private let bitmapFunctions: [(name: String, counts: KeyBitmap?)]
+    /// The names of the bitmap functions registered.
+    private let bitmapFunctions: [String]
+    /// The bitmaps of the membership functions: their hits are the foreign keys written.
+    private let foreignKeyBitmaps: [KeyBitmap]
 
     /// The bulk form of `plan`'s stage 1, or nil when some part of the mapping needs the row-by-row path.
     static func make(
@@ -133,7 +135,8 @@ final class BulkInstanceCreation {
                 try connection.registerMembership(name, of: bitmap)
             }
         }
-        self.bitmapFunctions = bitmaps.map { ($0.name, $0.inserts ? nil : $0.bitmap) }
+        self.bitmapFunctions = bitmaps.map(\.name)
+        self.foreignKeyBitmaps = bitmaps.filter { !$0.inserts }.map(\.bitmap)
         self.statement = try connection.prepare(sql)
         self.runtime = runtime
         for (offset, value) in constants.enumerated() { try statement.bind(value, at: Int32(offset + 3)) }
@@ -155,7 +158,7 @@ final class BulkInstanceCreation {
             try statement.bind(end, at: 2)
             let outcome = functions.outcome
             (outcome.edgesWritten, outcome.filtered) = (0, 0)
-            for case let bitmap? in bitmapFunctions.map(\.counts) { bitmap.resetHits() }
+            for bitmap in foreignKeyBitmaps { bitmap.resetHits() }
             do {
                 try statement.run()
             } catch {
@@ -167,7 +170,7 @@ final class BulkInstanceCreation {
             }
             tally.objectsCreated += connection.changes
             tally.edgesWritten += outcome.edgesWritten
-            for case let bitmap? in bitmapFunctions.map(\.counts) { tally.edgesWritten += bitmap.hits }
+            for bitmap in foreignKeyBitmaps { tally.edgesWritten += bitmap.hits }
             try progress.advance(by: hasFilter ? outcome.filtered : connection.changes)
             if end == highest { break }
             start = end + 1
@@ -177,7 +180,7 @@ final class BulkInstanceCreation {
     deinit {
         // The functions call back into objects of this migration: they must not outlive this statement.
         functions.remove(from: connection)
-        for function in bitmapFunctions { try? connection.removeFunction(function.name, argumentCount: 1) }
+        for name in bitmapFunctions { try? connection.removeFunction(name, argumentCount: 1) }
     }
 }
 
