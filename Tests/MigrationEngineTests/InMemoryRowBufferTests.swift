@@ -49,24 +49,22 @@ struct InMemoryRowBufferTests {
             }
             #expect(!buffer.set(.null, slot: 0, of: object(1_000), writer: books))
             try store.connection.transaction { try buffer.save() }
-            let storedBooks = try store.connection.rows(
-                "SELECT Z_PK, Z_ENT, Z_OPT, ZNAME, ZPAGES FROM ZBOOK ORDER BY Z_PK")
-            #expect(
-                storedBooks
-                    == expectedBooks.keys.sorted().map { key in
-                        let book = expectedBooks[key]!
-                        return [.integer(key), .integer(Int64(books.entityNumber)), .integer(1)]
-                            + [book[books.slot(for: "name")!], book[books.slot(for: "pages")!]]
-                    })
-            let storedAuthors = try store.connection.rows(
-                "SELECT Z_PK, Z_ENT, Z_OPT, ZNAME, ZBORN FROM ZAUTHOR ORDER BY Z_PK")
-            #expect(
-                storedAuthors
-                    == expectedAuthors.keys.sorted().map { key in
-                        let author = expectedAuthors[key]!
-                        return [.integer(key), .integer(Int64(authors.entityNumber)), .integer(1)]
-                            + [author[authors.slot(for: "name")!], author[authors.slot(for: "born")!]]
-                    })
+            /// The rows of `writer`'s table with the columns of `properties`, as `expected` says they must be.
+            func expectStored(
+                _ expected: [Int64: [SQLiteValue]], writer: DestinationWriter, properties: [String]
+            ) throws {
+                let columns = properties.map { "Z" + $0.uppercased() }.joined(separator: ", ")
+                let stored = try store.connection.rows(
+                    "SELECT Z_PK, Z_ENT, Z_OPT, \(columns) FROM \(writer.table.name) ORDER BY Z_PK")
+                #expect(
+                    stored
+                        == expected.keys.sorted().map { key in
+                            [.integer(key), .integer(Int64(writer.entityNumber)), .integer(1)]
+                                + properties.map { expected[key]![writer.slot(for: $0)!] }
+                        })
+            }
+            try expectStored(expectedBooks, writer: books, properties: ["name", "pages"])
+            try expectStored(expectedAuthors, writer: authors, properties: ["name", "born"])
         }
     }
 }
