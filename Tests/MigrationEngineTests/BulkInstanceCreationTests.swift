@@ -130,4 +130,38 @@ struct BulkInstanceCreationTests {
         #expect(bulk.report.mappingsRunInSQL == ["AuthorToAuthor"])
         #expect(bulk.rows == outcomes[.inMemory]?.migrated?.rows)
     }
+
+    /// Stores Core Data wrote, migrated with the inferred mapping both ways: CoreDataPlus's V1 (a car hierarchy
+    /// with a renamed subentity, people, owners) to V2, and the wibosco example's version-3 store to version 4.
+    @Test(arguments: [
+        ("SampleModel_V1.sqlite", "SampleModel", "SampleModel2"),
+        ("CoreDataMigration_Example_3.sqlite", "CoreDataMigration_Example 3", "CoreDataMigration_Example 4"),
+    ])
+    func realStoresGiveTheSameRowsBothWays(file: String, from: String, to: String) throws {
+        let sampleModel = Fixtures.coreDataPlus.appendingPathComponent("SampleModel")
+        let (store, bundle) =
+            file.hasPrefix("SampleModel")
+            ? (
+                sampleModel.appendingPathComponent("Fixtures/\(file)"),
+                sampleModel.appendingPathComponent("SampleModel.xcdatamodeld")
+            )
+            : (Fixtures.root.appendingPathComponent("stores/\(file)"), Fixtures.modelBundle)
+        let history = try ModelLoader.load(path: bundle.path)
+        let source = try history.requireVersion(from)
+        let destination = try history.requireVersion(to)
+        let mapping = try MappingInference.infer(from: source, to: destination)
+        try Fixtures.withStoreCopy(at: store) { url in
+            var dumps: [StorageMode: [String: [[SQLiteValue]]]] = [:]
+            for storage in StorageMode.allCases {
+                let path = url.deletingLastPathComponent().appendingPathComponent("\(storage.rawValue).sqlite").path
+                let report = try MigrationManager(
+                    source: source, destination: destination, options: MigrationOptions(storage: storage)
+                ).migrate(storeAt: url.path, to: path, mappingModels: [mapping])
+                #expect(report.mappingsRunInSQL.isEmpty == (storage == .inMemory))
+                dumps[storage] = try Library.dump(path)
+            }
+            #expect(dumps[.streaming] == dumps[.inMemory])
+            #expect(dumps[.streaming]?.values.contains { !$0.isEmpty } == true)
+        }
+    }
 }
