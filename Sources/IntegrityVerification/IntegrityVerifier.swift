@@ -47,17 +47,22 @@ public struct IntegrityVerifier: Sendable {
     ) throws(VerificationError) -> VerificationResult {
         let run = try VerificationRun(
             verifier: self, sourcePath: sourcePath, destinationPath: destinationPath)
-        // Two threads, each on its own connection: the object and edge checks, which depend on each other,
-        // on this one; every other check on the other.
-        let companion = CompanionChecks(try VerificationRun(companionOf: run))
-        companion.start()
-        run.checkObjects()
-        run.checkRelationshipEdges()
-        companion.wait()
-        let result = companion.earlier
-        result.append(run.collector)
-        result.append(companion.later)
-        return result.result
+        // Two threads, each on its own connection. The edge checks depend on what the object checks found, so
+        // the two are one check.
+        let checks = SharedChecks([
+            .init { $0.checkSourceStore() },
+            .init(long: true) { $0.checkIntegrity() },
+            .init { $0.checkMetadata() },
+            .init { $0.checkSchema() },
+            .init { $0.checkEntityNumbers() },
+            .init(long: true) { run in
+                run.checkObjects()
+                run.checkRelationshipEdges()
+            },
+            .init { $0.checkForeignKeys() },
+            .init { $0.checkConstraints() },
+        ])
+        return checks.run(on: (run, try VerificationRun(companionOf: run))).result
     }
 }
 

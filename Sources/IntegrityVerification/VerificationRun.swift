@@ -15,8 +15,7 @@ final class VerificationRun {
     let connection: Connection
     let sourcePath: String
     let destinationPath: String
-    /// Where the checks record what they find; a companion run starts a new one for each group of checks whose
-    /// findings come later in the result.
+    /// Where the checks record what they find; each check that ``SharedChecks`` hands the run gets a new one.
     var collector = ViolationCollector()
     /// Every entity mapping of every pass, in order.
     let mappings: [CompiledEntityMapping]
