@@ -111,7 +111,7 @@ public struct RunOrchestrator {
                 steps: (plan?.steps ?? []).map { step in
                     ScenarioSummary.Step(
                         from: step.from, to: step.to, kind: step.kind.rawValue,
-                        mapping: step.kind == .heavyweight ? step.mappingModels.first?.file : nil)
+                        mapping: step.kind == .heavyweight ? step.mappingModels.first?.file.map(DisplayPath.of) : nil)
                 })
         }
     }

@@ -48,6 +48,7 @@ extension HTMLTemplate {
         .table-wrap { overflow-x: auto; }
         table { border-collapse: collapse; width: 100%; font-size: 13px; }
         th, td { padding: 6px 10px; text-align: left; vertical-align: top; border-bottom: 1px solid #eaeef2; }
+        td code { overflow-wrap: anywhere; }
         thead th { background: var(--soft); font-weight: 600; color: #424a53; border-bottom: 1px solid var(--line);
           white-space: nowrap; }
         tbody tr:nth-child(even) { background: #fafbfc; }

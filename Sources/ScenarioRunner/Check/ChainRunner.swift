@@ -61,7 +61,7 @@ struct ChainRunner {
             }
             if !mappingModels.isEmpty {
                 step.kind = MigrationStepPlan.Kind.heavyweight.rawValue
-                step.mapping = mappingModels.map { $0.file ?? $0.name }.joined(separator: ", ")
+                step.mapping = mappingModels.map { $0.file.map(DisplayPath.of) ?? $0.name }.joined(separator: ", ")
             }
             if checker.isIdentical(from: from, to: to) {
                 step.kind = "none"  // the store is already at `to` as far as Core Data can tell
