@@ -79,3 +79,23 @@ package enum WriteAheadLog {
         return try? handle.read(upToCount: count)
     }
 }
+
+extension WriteAheadLog {
+    /// Runs `body`, which only reads the stores at `paths`, and then removes what reading a store in WAL mode
+    /// made beside it: an empty `-wal` and its `-shm` index, each only when it was not there before, so that a
+    /// store that is only read keeps its folder as it was. A `-wal` that holds frames is never removed (it
+    /// carries rows). `body` must have closed its connections to the stores when it returns.
+    package static func leavingNoSidecars<T>(of paths: [String], _ body: () throws -> T) rethrows -> T {
+        let manager = FileManager.default
+        let present = Set(paths.flatMap { path in ["-wal", "-shm"].map { path + $0 } }.filter(manager.fileExists))
+        defer {
+            for path in paths {
+                let log = path + "-wal"
+                let size = (try? manager.attributesOfItem(atPath: log))?[.size] as? Int
+                if !present.contains(log), size == 0 { try? manager.removeItem(atPath: log) }
+                if !present.contains(path + "-shm") { try? manager.removeItem(atPath: path + "-shm") }
+            }
+        }
+        return try body()
+    }
+}

@@ -244,6 +244,27 @@ struct HostileInputTests {
         }
     }
 
+    /// `inspect`, `plan` and `verify` only read the stores they are given; reading a store in WAL mode made SQLite
+    /// leave an empty `-wal` and a `-shm` beside each.
+    @Test func readingCommandsLeaveNoSidecars() throws {
+        try Executable.withTemporaryFolder { folder in
+            let user = folder.appendingPathComponent("user")
+            try FileManager.default.createDirectory(at: user, withIntermediateDirectories: true)
+            let store = try self.store(in: user)
+            try #require(try Connection(path: store).scalar("PRAGMA journal_mode")?.string == "wal")
+            for arguments in [
+                ["inspect", store, "--model", Self.model], ["plan", store, "--model", Self.model],
+                ["verify", "--source", store, "--destination", store, "--model", Self.model],
+            ] {
+                let run = try Executable.run(arguments, in: folder)
+                #expect(run.status != 1, "\(arguments[0]): \(run.error)")
+                #expect(
+                    try FileManager.default.contentsOfDirectory(atPath: user.path) == ["library.sqlite"],
+                    "\(arguments[0])")
+            }
+        }
+    }
+
     /// `run` and `profile` left a `TemporaryDirectory.*` in `$TMPDIR`; `profile` left `-wal`/`-shm` beside the
     /// user's store, which it promises never to open where it is.
     @Test func runAndProfileLeaveNothingBehind() throws {

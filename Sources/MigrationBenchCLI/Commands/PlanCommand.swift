@@ -1,4 +1,5 @@
 import ArgumentParser
+import PersistentStore
 import MappingModel
 import MigrationEngine
 
@@ -26,7 +27,9 @@ struct PlanCommand: ParsableCommand {
     func run() throws {
         try reportingInputErrors {
             let migrator = try options.migrator()
-            let plan = try migrator.requiredMigrations(forStoreAt: options.store, to: options.to)
+            let plan = try WriteAheadLog.leavingNoSidecars(of: [options.store]) {
+                try migrator.requiredMigrations(forStoreAt: options.store, to: options.to)
+            }
             // Why a step would fail before migrating anything (an unbound policy class, say), said now.
             let problems = plan.steps.map { step -> String? in
                 do {

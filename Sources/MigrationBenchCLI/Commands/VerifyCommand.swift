@@ -38,6 +38,12 @@ struct VerifyCommand: ParsableCommand {
 
     func run() throws {
         var result: VerificationResult?
+        // Both stores are only read: reading one in WAL mode would otherwise leave an empty -wal and -shm.
+        try WriteAheadLog.leavingNoSidecars(of: [source, destination]) { try verify(into: &result) }
+        if result?.passed == false { throw ExitCode(2) }
+    }
+
+    private func verify(into result: inout VerificationResult?) throws {
         try reportingInputErrors {
             let history = try model.load()
             let mappings = try MappingModelLoader.load(paths: mapping, for: history, bindings: try policies.bindings())
@@ -92,7 +98,6 @@ struct VerifyCommand: ParsableCommand {
             print(String(format: "  %.2f s, peak heap %@", seconds, heapText))
             print(verdict.passed ? "  passed" : "  FAILED")
         }
-        if result?.passed == false { throw ExitCode(2) }
     }
 
     /// The destination's version: the one its hashes match, else the one its metadata names, else the mapping's,

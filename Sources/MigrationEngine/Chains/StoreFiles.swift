@@ -29,22 +29,6 @@ enum StoreFiles {
         }
     }
 
-    /// The store's `-wal` and `-shm` that exist now, so that ``removeReadingSidecars(of:except:)`` can tell
-    /// the ones a later read makes.
-    static func presentSidecars(of path: String) -> Set<String> {
-        Set(["-wal", "-shm"].filter { FileManager.default.fileExists(atPath: path + $0) })
-    }
-
-    /// Removes what reading a WAL-mode store made beside it — an empty `-wal` and its `-shm` index — when they
-    /// were not in `present` before: a store that is not migrated keeps its folder as it was. A `-wal` that
-    /// holds frames is never removed (it would carry rows).
-    static func removeReadingSidecars(of path: String, except present: Set<String>) {
-        if !present.contains("-wal"), (size(of: path + "-wal") ?? 0) == 0 {
-            try? FileManager.default.removeItem(atPath: path + "-wal")
-        }
-        if !present.contains("-shm") { try? FileManager.default.removeItem(atPath: path + "-shm") }
-    }
-
     /// What the original's files looked like after its checkpoint, to notice a write during the migration.
     struct Snapshot: Equatable {
         let size: Int

@@ -237,16 +237,14 @@ public struct StoreMigrator: Sendable {
     ) throws -> Outcome {
         // Reading a store in WAL mode makes SQLite create an empty -wal and its -shm index; a store that is
         // refused, or needs no migration, keeps its folder as it was.
-        let sidecars = StoreFiles.presentSidecars(of: path)
-        let plan: MigrationPlan
-        do {
-            defer { StoreFiles.removeReadingSidecars(of: path, except: sidecars) }
+        let plan = try WriteAheadLog.leavingNoSidecars(of: [path]) {
             try StoreContentCheck.checkLog(storeAt: path)
-            plan = try requiredMigrations(forStoreAt: path, to: target)
+            let plan = try requiredMigrations(forStoreAt: path, to: target)
             try StoreContentCheck.check(storeAt: path, version: try version(plan.from))
             // Every step's mapping models are checked — policies and their selectors bound, expressions
             // compiled — before the first object of the first step is touched.
             for step in plan.steps { try check(step) }
+            return plan
         }
         guard !plan.isEmpty else { return Outcome(plan: plan, steps: []) }
         let overall = OverallProgress(steps: plan.steps, report: progress)
