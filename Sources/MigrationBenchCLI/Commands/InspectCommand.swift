@@ -31,7 +31,9 @@ struct InspectCommand: ParsableCommand {
             let history = try model.map { path throws(ModelError) in
                 try ModelLoader.load(path: path, order: order.isEmpty ? nil : order)
             }
-            let inspection = try WriteAheadLog.leavingNoSidecars(of: [store]) { try StoreInspection.inspect(path: store) }
+            let inspection = try WriteAheadLog.leavingNoSidecars(of: [store]) {
+                try StoreInspection.inspect(path: store)
+            }
             let match = history.flatMap { inspection.matchingVersion(in: $0) }
             let report = InspectReport(inspection: inspection, matchingVersion: match?.name, history: history)
             if json {

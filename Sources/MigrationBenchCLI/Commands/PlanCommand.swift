@@ -1,7 +1,7 @@
 import ArgumentParser
-import PersistentStore
 import MappingModel
 import MigrationEngine
+import PersistentStore
 
 /// `migration-bench plan`: the steps a store needs, before anything runs.
 struct PlanCommand: ParsableCommand {
