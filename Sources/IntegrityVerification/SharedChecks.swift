@@ -1,8 +1,8 @@
 import Foundation
 
 /// The checks of one verification shared out between two threads, each stepping its own run (and with it its
-/// own connection): whichever thread is free takes the next check, longest first, so that neither waits while
-/// the other still has several to do.
+/// own connection): whichever thread is free takes the next check, the long ones first, so that neither waits
+/// while the other still has several to do.
 ///
 /// Every check records what it finds in a collector of its own, and the result puts them together in the
 /// order the checks are listed, so it is exactly what one thread running them in that order would find.

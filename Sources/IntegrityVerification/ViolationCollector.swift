@@ -46,11 +46,6 @@ final class ViolationCollector {
         for check in other.skipped where !skipped.contains(check) { skipped.append(check) }
     }
 
-    /// Whether a violation of `kind` was recorded for `entity` (any property).
-    func hasViolation(_ kind: ViolationKind, entity: String?) -> Bool {
-        order.contains { $0.kind == kind && $0.entity == entity }
-    }
-
     /// The result so far.
     var result: VerificationResult {
         VerificationResult(
