@@ -18,7 +18,7 @@ struct BenchmarkOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("Also write the results as JSON to this file.", valueName: "file"))
     var jsonOutput: String?
 
-    @Flag(name: .long, help: "Exit with code 3 when a target (see above) is missed.")
+    @Flag(name: .long, help: "Exit with code 3 when a gated target (see above) is missed.")
     var gate = false
 
     func validate() throws {
