@@ -119,7 +119,8 @@ public struct ModelChecker {
             steps: zip(versions, versions.dropFirst()).map { from, to in
                 let model = mappings.models.first { $0.sourceVersion == from && $0.destinationVersion == to }
                 return ScenarioSummary.Step(
-                    from: from, to: to, kind: model == nil ? "lightweight" : "heavyweight", mapping: model?.file)
+                    from: from, to: to, kind: model == nil ? "lightweight" : "heavyweight",
+                    mapping: model?.file.map(DisplayPath.of))
             })
     }
 
