@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MigrationEngine
 import ObjectModel
+import PersistentStore
 import ReportModel
 import Reporting
 import ScenarioRunner
@@ -176,22 +177,12 @@ struct ProfileCommand: ParsableCommand {
         if exitCode != 0 { throw ExitCode(exitCode) }
     }
 
-    /// The plan for `store`, read from a copy (with its `-wal`) in a scratch folder: opening even read-only
-    /// where it is would leave `-wal` and `-shm` files beside the user's store.
+    /// The plan for `store`, read where it is; what reading it in WAL mode leaves beside it (an empty `-wal`
+    /// and a `-shm`) is removed again, so the user's folder stays as it was.
     static func plan(of store: String, migrator: StoreMigrator, to target: String?) throws -> MigrationPlan {
-        let manager = FileManager.default
-        guard manager.fileExists(atPath: store) else { throw InputError("\(store): no such store") }
-        let scratch = manager.temporaryDirectory.appendingPathComponent("mb-profile-\(UUID().uuidString)").path
-        try manager.createDirectory(atPath: scratch, withIntermediateDirectories: true)
-        defer { try? manager.removeItem(atPath: scratch) }
-        let copy = "\(scratch)/\((store as NSString).lastPathComponent)"
-        for suffix in ["", "-wal"] where manager.fileExists(atPath: store + suffix) {
-            try manager.copyItem(atPath: store + suffix, toPath: copy + suffix)
-        }
-        do {
-            return try migrator.requiredMigrations(forStoreAt: copy, to: target)
-        } catch {
-            throw InputError("\(error)".replacingOccurrences(of: copy, with: store))
+        guard FileManager.default.fileExists(atPath: store) else { throw InputError("\(store): no such store") }
+        return try WriteAheadLog.leavingNoSidecars(of: [store]) {
+            try migrator.requiredMigrations(forStoreAt: store, to: target)
         }
     }
 }
