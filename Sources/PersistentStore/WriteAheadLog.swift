@@ -46,7 +46,12 @@ package enum WriteAheadLog {
 
     /// True when the store at `path` has a `-wal` longer than its header: frames that opening it would apply.
     package static func holdsFrames(storeAt path: String) -> Bool {
-        ((try? FileManager.default.attributesOfItem(atPath: path + "-wal"))?[.size] as? Int ?? 0) > 32
+        (size(of: path + "-wal") ?? 0) > 32
+    }
+
+    /// The size of the file at `path` in bytes; nil when there is none.
+    private static func size(of path: String) -> Int? {
+        (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
     }
 
     /// SQLite's WAL checksum over 32-bit words taken two at a time (wal.c, walChecksumBytes).
@@ -91,8 +96,7 @@ extension WriteAheadLog {
         defer {
             for path in paths {
                 let log = path + "-wal"
-                let size = (try? manager.attributesOfItem(atPath: log))?[.size] as? Int
-                if !present.contains(log), size == 0 { try? manager.removeItem(atPath: log) }
+                if !present.contains(log), size(of: log) == 0 { try? manager.removeItem(atPath: log) }
                 if !present.contains(path + "-shm") { try? manager.removeItem(atPath: path + "-shm") }
             }
         }
