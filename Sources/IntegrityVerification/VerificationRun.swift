@@ -99,10 +99,7 @@ final class VerificationRun {
     {
         do {
             let connection = try Connection(path: destinationPath, mode: .readOnly)
-            try connection.withStatement("ATTACH DATABASE ? AS src") { statement in
-                try statement.bind(sourcePath, at: 1)
-                try statement.run()
-            }
+            try connection.attach(readOnly: sourcePath, as: "src")
             for schema in ["main", "src"] { try connection.execute("PRAGMA \(schema).mmap_size = \(Int64.max)") }
             return connection
         } catch {
