@@ -170,11 +170,6 @@ public final class Connection {
             }
         }
         uri += "?mode=ro"
-        // ATTACH looks up this connection's own VFS by name unless the URI names one; a VFS registered when this
-        // connection opened may be gone since (the test-only fault VFS), so name today's default.
-        if let vfs = sqlite3_vfs_find(nil), let name = vfs.pointee.zName {
-            uri += "&vfs=" + String(cString: name)
-        }
         try withPreparedStatement("ATTACH DATABASE ? AS \(Self.schemaName(name))") { statement throws(SQLiteError) in
             try statement.bind(uri, at: 1)
             try statement.run()

@@ -6,8 +6,10 @@ import Synchronization
 /// rename, remove), so that a test can fail each of them in turn.
 ///
 /// While armed, the VFS is SQLite's default (sqlite.org/c3ref/vfs_find.html: "The new VFS becomes the default
-/// VFS if the makeDflt flag is set"); every other file passes straight through. Disarmed, it is unregistered
-/// again; its structure lives as long as the process, so connections opened meanwhile keep working.
+/// VFS if the makeDflt flag is set"); every other file passes straight through. Disarmed, SQLite's own VFS is the
+/// default again, and ours stays registered, watching nothing: a connection opened while it was armed keeps
+/// working, and can still attach a database, which SQLite opens through the VFS it finds under the connection's
+/// VFS name (unregistered, that look-up failed with "no such vfs").
 package enum FaultInjection {
     /// What fails.
     package enum Failure: Sendable {
@@ -36,7 +38,7 @@ package enum FaultInjection {
     /// Stops injecting; returns how many operations were counted and what failed (`operation path`).
     @discardableResult
     package static func disarm() -> (operations: Int, failed: [String]) {
-        sqlite3_vfs_unregister(FaultVFS.vfs)
+        sqlite3_vfs_register(FaultVFS.inner, 1)
         return state.withLock { state in
             defer { state = State() }
             return (state.operations, state.failed)

@@ -11,7 +11,7 @@ enum FaultVFS {
 
     private static let headerSize = (MemoryLayout<Header>.size + 15) & ~15
     /// The default VFS when the first fault test ran; every call ends there. Read-only.
-    nonisolated(unsafe) private static let inner: UnsafeMutablePointer<sqlite3_vfs> = sqlite3_vfs_find(nil)!
+    nonisolated(unsafe) static let inner: UnsafeMutablePointer<sqlite3_vfs> = sqlite3_vfs_find(nil)!
 
     /// Our VFS: the inner one's, with a larger file, our `xOpen` and our name. Never deallocated; SQLite links it
     /// into its list under its own mutex.

@@ -103,4 +103,20 @@ struct FaultInjectionTests {
             "fault injection: from version \(file + 1), \(failure): \(total) points, operations \(failedOperations.sorted())"
         )
     }
+
+    /// A connection opened while faults were armed opens its files through the fault VFS, and SQLite finds that
+    /// VFS again by name to attach a database. Disarming once unregistered it, and an attach made afterwards
+    /// (the engine's bulk copy, the verifier) failed with "no such vfs" when another suite's connection had
+    /// been opened at the wrong moment.
+    @Test func aConnectionOpenedWhileArmedAttachesAfterwards() throws {
+        try withTemporaryFolder { folder in
+            let attached = folder.appendingPathComponent("attached.sqlite").path
+            try Connection(path: attached).execute("CREATE TABLE t (x); INSERT INTO t VALUES (7)")
+            FaultInjection.arm(folder: folder.path + "/watched", failAt: 0, failure: .ioError)
+            let connection = try Connection(path: folder.appendingPathComponent("main.sqlite").path)
+            FaultInjection.disarm()
+            try connection.attach(readOnly: attached, as: "other")
+            #expect(try connection.scalar("SELECT x FROM other.t") == .integer(7))
+        }
+    }
 }
