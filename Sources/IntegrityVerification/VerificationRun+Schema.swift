@@ -124,13 +124,13 @@ extension VerificationRun {
             }
             for table in layout.entityTables {
                 let concrete = table.entities.filter { destination.entity(named: $0)?.isAbstract == false }
-                let numbers = concrete.compactMap { layout.entityNumbers[$0] }.map(String.init).joined(separator: ", ")
-                let sql =
-                    "SELECT Z_PK, Z_ENT FROM main.\(quoted(table.name)) WHERE Z_ENT NOT IN (\(numbers)) ORDER BY Z_PK"
+                let condition = EntityTable.noEntitySQL(of: concrete.compactMap { layout.entityNumbers[$0] })
+                let sql = "SELECT Z_PK, Z_ENT FROM main.\(quoted(table.name)) WHERE \(condition) ORDER BY Z_PK"
                 try forEachRow(sql) { row in
+                    let found = row.isNull(1) ? "NULL" : String(row.int64(1))
                     collector.add(
                         .entityNumber, entity: table.root, property: "Z_ENT", primaryKey: row.int64(0),
-                        "Z_ENT \(row.int64(1)) is not a concrete entity of \(table.name)")
+                        "Z_ENT \(found) is not a concrete entity of \(table.name)")
                 }
             }
         }

@@ -46,18 +46,30 @@ extension VerificationRun {
     /// Every row of one source entity table has a concrete entity's `Z_ENT` and a key in 1…`Z_MAX`.
     private func checkSourceRows(of table: EntityTable, maximum: Int64?) {
         let numbers = table.entities.filter { source.entity(named: $0)?.isAbstract == false }
-            .compactMap { sourceLayout.entityNumbers[$0] }.map(String.init).joined(separator: ", ")
-        let limit = maximum.map { " OR Z_PK > \($0)" } ?? ""
-        let sql =
-            "SELECT Z_PK, Z_ENT, Z_ENT IN (\(numbers)) FROM src.\(quoted(table.name)) "
-            + "WHERE Z_ENT IS NULL OR Z_ENT NOT IN (\(numbers)) OR Z_PK < 1\(limit) ORDER BY Z_PK"
+            .compactMap { sourceLayout.entityNumbers[$0] }
+        let list = numbers.map(String.init).joined(separator: ", ")
         guarded(.entityNumber, entity: table.root) {
+            // The lowest and highest keys come from the ends of the b-tree; only when one is out of range does
+            // the scan test every row's key too (a third less work per row when none is, as in a sound store).
+            let name = quoted(table.name)
+            let ends = try connection.rows(
+                "SELECT (SELECT MIN(Z_PK) FROM src.\(name)), (SELECT MAX(Z_PK) FROM src.\(name))"
+            ).first
+            let lowest = ends?[0].int64 ?? 1
+            let highest = ends?[1].int64 ?? 0
+            var condition = EntityTable.noEntitySQL(of: numbers)
+            if lowest < 1 || maximum.map({ highest > $0 }) == true {
+                condition += " OR Z_PK < 1" + (maximum.map { " OR Z_PK > \($0)" } ?? "")
+            }
+            let sql =
+                "SELECT Z_PK, Z_ENT, Z_ENT IN (\(list)) FROM src.\(name) WHERE \(condition) ORDER BY Z_PK"
             try forEachRow(sql) { row in
                 let key = row.int64(0)
+                let found = row.isNull(1) ? "NULL" : String(row.int64(1))
                 let detail =
                     row.int64(2) == 1
                     ? "source store: primary key \(key) is outside 1…\(maximum ?? 0) (Z_PRIMARYKEY's Z_MAX)"
-                    : "source store: Z_ENT \(row.int64(1)) is not a concrete entity of \(table.name); no mapping "
+                    : "source store: Z_ENT \(found) is not a concrete entity of \(table.name); no mapping "
                         + "accounts for the row"
                 collector.add(.entityNumber, entity: table.root, property: "Z_PK", primaryKey: key, detail)
             }

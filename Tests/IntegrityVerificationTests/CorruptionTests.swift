@@ -94,6 +94,8 @@ struct CorruptionTests {
             sql: "INSERT INTO Z_1TAGS (Z_1AUTHORS, Z_4TAGS) VALUES ((SELECT MIN(Z_PK) FROM ZAUTHOR), 7777)"),
         Corruption("a wrong Z_ENT", .entityNumber, "Cover", "Z_ENT", sql: "UPDATE ZCOVER SET Z_ENT = 9 WHERE Z_PK = 1"),
         Corruption(
+            "a NULL Z_ENT", .entityNumber, "Cover", "Z_ENT", sql: "UPDATE ZCOVER SET Z_ENT = NULL WHERE Z_PK = 1"),
+        Corruption(
             "a wrong Z_PRIMARYKEY name", .entityNumber, "Author",
             sql: "UPDATE Z_PRIMARYKEY SET Z_NAME = 'Shelf' WHERE Z_ENT = 1"),
         Corruption(

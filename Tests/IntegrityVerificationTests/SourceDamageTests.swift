@@ -13,6 +13,9 @@ struct SourceDamageTests {
             "a source row of no entity", .entityNumber, "Author", "Z_PK",
             sql: "UPDATE ZAUTHOR SET Z_ENT = 42 WHERE Z_PK = 1"),
         Corruption(
+            "a source row without Z_ENT", .entityNumber, "Author", "Z_PK",
+            sql: "UPDATE ZAUTHOR SET Z_ENT = NULL WHERE Z_PK = 1"),
+        Corruption(
             "a negative source key", .entityNumber, "Tag", "Z_PK", sql: "UPDATE ZTAG SET Z_PK = -3 WHERE Z_PK = 1"),
         Corruption(
             "a source key above Z_MAX", .entityNumber, "Tag", "Z_PK",
