@@ -4,6 +4,10 @@ import Foundation
 /// own connection): whichever thread is free takes the next check, the long ones first, so that neither waits
 /// while the other still has several to do.
 ///
+/// The checks run in two rounds: first those that need nothing from another check (the object comparisons
+/// among them), then those that build on what the comparisons found (``ObjectLedger``); the second round
+/// starts when both threads have finished the first.
+///
 /// Every check records what it finds in a collector of its own, and the result puts them together in the
 /// order the checks are listed, so it is exactly what one thread running them in that order would find.
 final class SharedChecks: @unchecked Sendable {
@@ -12,49 +16,62 @@ final class SharedChecks: @unchecked Sendable {
 
     /// One check: what it does to the run that takes it.
     struct Check {
-        /// Whether the check reads whole stores and is taken before the short ones.
+        /// Whether the check reads whole stores and is taken before the short ones of its round.
         let isLong: Bool
+        /// Whether the check builds on the object comparisons, and so runs in the second round.
+        let isAfterComparisons: Bool
         let run: (VerificationRun) -> Void
 
-        init(long: Bool = false, _ run: @escaping (VerificationRun) -> Void) {
+        init(long: Bool = false, afterComparisons: Bool = false, _ run: @escaping (VerificationRun) -> Void) {
             isLong = long
+            isAfterComparisons = afterComparisons
             self.run = run
         }
     }
 
     /// The checks, in the order their findings are listed.
     private let checks: [Check]
-    /// The order in which the checks are taken: indexes into `checks`.
-    private let takingOrder: [Int]
+    /// The order in which the checks of each round are taken: indexes into `checks`.
+    private let rounds: [[Int]]
     private let lock = NSLock()
+    private var round = 0
     private var next = 0
     private var found: [ViolationCollector?]
 
-    /// - Parameter checks: in the order their findings are listed. The long ones are taken first, then the
-    ///   others, each in that order.
+    /// - Parameter checks: in the order their findings are listed. In each round the long ones are taken
+    ///   first, then the others, each in that order.
     init(_ checks: [Check]) {
         self.checks = checks
-        takingOrder = checks.indices.filter { checks[$0].isLong } + checks.indices.filter { !checks[$0].isLong }
+        rounds = [false, true].map { later in
+            let round = checks.indices.filter { checks[$0].isAfterComparisons == later }
+            return round.filter { checks[$0].isLong } + round.filter { !checks[$0].isLong }
+        }
         found = Array(repeating: nil, count: checks.count)
     }
 
-    /// Runs every check, on `runs.0` on the calling thread and `runs.1` on a new one, and returns what they
-    /// found.
+    /// Runs every check, on `runs.0` on the calling thread and `runs.1` on a new one for each round, and
+    /// returns what they found.
     func run(on runs: (VerificationRun, VerificationRun)) -> ViolationCollector {
-        let finished = DispatchSemaphore(value: 0)
-        let other = UncheckedHandOver(runs.1)
-        Thread.detachNewThread { [self] in
-            work(other.run)
-            finished.signal()
+        for index in rounds.indices {
+            lock.withLock {
+                round = index
+                next = 0
+            }
+            let finished = DispatchSemaphore(value: 0)
+            let other = UncheckedHandOver(runs.1)
+            Thread.detachNewThread { [self] in
+                work(other.run)
+                finished.signal()
+            }
+            work(runs.0)
+            finished.wait()
         }
-        work(runs.0)
-        finished.wait()
         let result = ViolationCollector()
         for collector in found { result.append(collector!) }
         return result
     }
 
-    /// Takes and runs checks on `run` until none is left.
+    /// Takes and runs checks of the current round on `run` until none is left.
     private func work(_ run: VerificationRun) {
         while let index = take() {
             run.collector = ViolationCollector()
@@ -65,9 +82,9 @@ final class SharedChecks: @unchecked Sendable {
 
     private func take() -> Int? {
         lock.withLock {
-            guard next < takingOrder.count else { return nil }
+            guard next < rounds[round].count else { return nil }
             defer { next += 1 }
-            return takingOrder[next]
+            return rounds[round][next]
         }
     }
 }

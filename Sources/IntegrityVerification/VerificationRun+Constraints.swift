@@ -3,38 +3,51 @@ import PersistentStore
 import SQLiteDatabase
 
 extension VerificationRun {
-    /// Required attributes and to-one relationships are set, to-many relationships hold between their
-    /// minimum and maximum counts, and no two objects share the values of a uniqueness constraint.
-    func checkConstraints() {
+    /// Required attributes and to-one relationships are set. Read from the object comparisons where they met
+    /// every row of the entity's table and found none unset (see ``ObjectLedger``); otherwise one scan of the
+    /// table per entity. Runs after the comparisons.
+    func checkRequiredValues() {
         for entity in destination.entities where !entity.isAbstract {
+            let required = requiredValues(of: entity.name)
+            guard !required.isEmpty else { continue }
             let table = layout.table(for: entity.name)
-            var required: [(property: String, column: String)] = []
-            for attribute in destination.attributes(of: entity.name)
-            where !attribute.isOptional && !attribute.isTransient {
-                guard let column = table.column(for: attribute.name, of: entity.name, version: destination) else {
-                    continue
-                }
-                required.append((attribute.name, column.name))
+            guarded(.optionality, entity: entity.name) {
+                if ledger.unset(of: entity.name) == 0, try metEveryRow(of: table.name) { return }
+                try checkRequired(required, table: table.name, entity: entity.name)
             }
-            for relationship in destination.relationships(of: entity.name) where !relationship.isTransient {
-                if !relationship.isToMany {
-                    guard !relationship.isOptional,
-                        let column = table.column(for: relationship.name, of: entity.name, version: destination)
-                    else { continue }
-                    required.append((relationship.name, column.name))
-                } else {
-                    checkCount(of: relationship, entity: entity.name)
-                }
-            }
-            if !required.isEmpty {
-                guarded(.optionality, entity: entity.name) {
-                    try checkRequired(required, table: table.name, entity: entity.name)
-                }
+        }
+    }
+
+    /// To-many relationships hold between their minimum and maximum counts, and no two objects share the
+    /// values of a uniqueness constraint.
+    func checkCountsAndUniqueness() {
+        for entity in destination.entities where !entity.isAbstract {
+            for relationship in destination.relationships(of: entity.name)
+            where !relationship.isTransient && relationship.isToMany {
+                checkCount(of: relationship, entity: entity.name)
             }
             for constraint in entity.uniquenessConstraints {
                 checkUnique(constraint, entity: entity.name)
             }
         }
+    }
+
+    /// The required attributes and to-one relationships of `entity` that have a column, with it.
+    func requiredValues(of entity: String) -> [(property: String, column: String)] {
+        let table = layout.table(for: entity)
+        var required: [(property: String, column: String)] = []
+        for attribute in destination.attributes(of: entity) where !attribute.isOptional && !attribute.isTransient {
+            guard let column = table.column(for: attribute.name, of: entity, version: destination) else { continue }
+            required.append((attribute.name, column.name))
+        }
+        for relationship in destination.relationships(of: entity)
+        where !relationship.isTransient && !relationship.isToMany && !relationship.isOptional {
+            guard let column = table.column(for: relationship.name, of: entity, version: destination) else {
+                continue
+            }
+            required.append((relationship.name, column.name))
+        }
+        return required
     }
 
     /// Every required attribute and to-one relationship of `entity` is set: one scan of the table for all.

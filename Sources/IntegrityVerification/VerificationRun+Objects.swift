@@ -5,51 +5,116 @@ import PersistentStore
 import SQLiteDatabase
 
 extension VerificationRun {
-    /// Every source object is accounted for and every destination object has a source; attribute values are
-    /// what the mapping gives. Object by object where objects keep their keys or are made one per source
-    /// object by a single mapping; by count where several mappings feed a table that does not keep keys.
-    func checkObjects() {
-        var matched: [String: Int64?] = [:]
+    /// The checks that every source object is accounted for and every destination object has a source, and
+    /// that attribute values are what the mapping gives, in the order their findings are listed: one per
+    /// destination entity; for an entity whose objects keep their source keys, one per mapping and range of
+    /// about `rowsPerRange` source keys, so that the two threads share a large table. Object by object where
+    /// objects keep their keys or are made one per source object by a single mapping; by count where several
+    /// mappings feed a table that does not keep keys. Then, once all of them have run, the objects of the
+    /// tables that keep keys that have no source object.
+    func objectChecks(rowsPerRange: Int64) -> [SharedChecks.Check] {
+        var checks: [SharedChecks.Check] = []
         for entity in destination.entities where !entity.isAbstract {
             let name = entity.name
-            let table = layout.table(for: name).name
             switch correspondences[name] ?? .noObjects {
             case .sameKeys(let feeders):
+                ledger.keepsKeys(name, from: preservedTables[layout.table(for: name).name]!)
                 for compiled in feeders {
-                    var found: Int64?
-                    guarded(.missingObject, entity: name) { found = try compareByKey(compiled, into: name) }
-                    let sofar = matched[table] ?? 0
-                    matched.updateValue(sofar.flatMap { total in found.map { total + $0 } }, forKey: table)
+                    for keys in sourceKeyRanges(of: compiled, rowsPerRange: rowsPerRange) {
+                        checks.append(.init(long: true) { $0.compareObjects(compiled, into: name, keys: keys) })
+                    }
                 }
-                keptKeys[name] = preservedTables[table]
             case .inOrder(let compiled):
-                guarded(.missingObject, entity: name) { try compareInOrder(compiled, into: name) }
+                checks.append(
+                    .init(long: true) { run in
+                        run.guarded(.missingObject, entity: name) { try run.compareInOrder(compiled, into: name) }
+                    })
             case .madeByPolicy(let compiled):
                 // Checked pair by pair with the objects of the mapping's own entity, when those are paired.
                 if let owner = compiled.mapping.destinationEntity, case .inOrder = correspondences[owner] { break }
                 let reason =
                     "policy \(compiled.mapping.policy ?? "") of \(compiled.name) makes these objects, and the objects "
                     + "it makes them for are not paired with their source objects"
-                for kind in [ViolationKind.missingObject, .unexpectedObject, .attributeValue] {
-                    collector.skip(kind, entity: name, reason)
-                }
+                checks.append(
+                    .init { run in
+                        for kind in [ViolationKind.missingObject, .unexpectedObject, .attributeValue] {
+                            run.collector.skip(kind, entity: name, reason)
+                        }
+                    })
             case .noObjects:
-                guarded(.unexpectedObject, entity: name) { try expectNoObjects(name) }
+                checks.append(
+                    .init { run in run.guarded(.unexpectedObject, entity: name) { try run.expectNoObjects(name) } })
             case .counted(let feeders):
-                let reason = "several mappings feed this entity in a table that does not keep keys; objects are counted"
-                collector.skip(.missingObject, entity: name, reason)
-                collector.skip(.attributeValue, entity: name, reason)
-                guarded(.objectCount, entity: name) { try compareCount(of: name, feeders: feeders) }
+                checks.append(
+                    .init { run in
+                        let reason =
+                            "several mappings feed this entity in a table that does not keep keys; objects are counted"
+                        run.collector.skip(.missingObject, entity: name, reason)
+                        run.collector.skip(.attributeValue, entity: name, reason)
+                        run.guarded(.objectCount, entity: name) { try run.compareCount(of: name, feeders: feeders) }
+                    })
             case .unknown(let reason):
-                for kind in [ViolationKind.missingObject, .unexpectedObject, .attributeValue] {
-                    collector.skip(kind, entity: name, reason)
-                }
+                checks.append(
+                    .init { run in
+                        for kind in [ViolationKind.missingObject, .unexpectedObject, .attributeValue] {
+                            run.collector.skip(kind, entity: name, reason)
+                        }
+                    })
             }
         }
-        for (table, sourceTable) in preservedTables.sorted(by: { $0.key < $1.key }) {
-            guarded(.unexpectedObject, entity: nil) {
-                try findObjectsWithoutSource(table: table, sourceTable: sourceTable, matched: matched[table] ?? nil)
-            }
+        checks.append(
+            .init(afterComparisons: true) { run in
+                for (table, sourceTable) in run.preservedTables.sorted(by: { $0.key < $1.key }) {
+                    run.guarded(.unexpectedObject, entity: nil) {
+                        try run.findObjectsWithoutSource(table: table, sourceTable: sourceTable)
+                    }
+                }
+            })
+        return checks
+    }
+
+    /// The ranges of source keys that split the objects `compiled` migrates into parts of about `rowsPerRange`
+    /// keys, read from the ends of the source table's b-tree; one range, nil (every key), for a small table.
+    private func sourceKeyRanges(of compiled: CompiledEntityMapping, rowsPerRange: Int64) -> [ClosedRange<Int64>?] {
+        guard let sourceEntity = compiled.mapping.sourceEntity else { return [nil] }
+        let table = quoted(sourceLayout.table(for: sourceEntity).name)
+        guard
+            let ends = try? connection.rows(
+                "SELECT (SELECT MIN(Z_PK) FROM src.\(table)), (SELECT MAX(Z_PK) FROM src.\(table))"
+            ).first,
+            let lowest = ends[0].int64, let highest = ends[1].int64
+        else { return [nil] }
+        // Keys far apart in a damaged store must not overflow.
+        let (span, overflow) = highest.subtractingReportingOverflow(lowest)
+        guard !overflow, span >= rowsPerRange else { return [nil] }
+        let width = span / (span / rowsPerRange + 1) + 1
+        var ranges: [ClosedRange<Int64>?] = []
+        var start = lowest
+        while highest - start >= width {
+            ranges.append(start...(start + width - 1))
+            start += width
+        }
+        return ranges + [start...highest]
+    }
+
+    /// One comparison of objects that keep their source keys, recorded in the ledger. When it cannot run, the
+    /// reason leaves out the statement, which names the range of keys: the ranges of one mapping fail alike
+    /// and are listed once.
+    private func compareObjects(_ compiled: CompiledEntityMapping, into entity: String, keys: ClosedRange<Int64>?) {
+        var comparison = ObjectLedger.Comparison(entity: entity)
+        do {
+            comparison = try compareByKey(compiled, into: entity, keys: keys)
+        } catch let error as SQLiteError {
+            let failure = SQLiteError(code: error.code, message: error.message, path: error.path)
+            collector.skip(.missingObject, entity: entity, "the check failed to run: \(failure)")
+        } catch {
+            collector.skip(.missingObject, entity: entity, "the check failed to run: \(error)")
+        }
+        ledger.record(comparison, table: layout.table(for: entity).name)
+        if let sourceEntity = compiled.mapping.sourceEntity, source.entity(named: sourceEntity)?.isAbstract == false {
+            ledger.recordSourceRows(
+                comparison.sourceRows, table: sourceLayout.table(for: sourceEntity).name, entity: sourceEntity,
+                mapping: compiled.name)
         }
     }
 
@@ -64,13 +129,18 @@ extension VerificationRun {
         return (attributes.map(\.type), columns)
     }
 
-    /// Objects that keep their source keys: one join of the two tables by primary key. When every attribute
-    /// can be compared in SQL, a first pass only counts the rows that differ, and only those are read.
-    /// Otherwise every row is read, with only the columns the verifier must compare itself; a row that SQL
-    /// finds different is read again, whole, by key (see ``closeLook(at:columns:entity:)``).
-    /// Returns how many source objects have their destination object (nil when that could not be told).
-    private func compareByKey(_ compiled: CompiledEntityMapping, into entity: String) throws -> Int64? {
-        guard let sourceEntity = compiled.mapping.sourceEntity else { return 0 }
+    /// Objects that keep their source keys (those in `keys`, or all): one join of the two tables by primary
+    /// key. When every attribute can be compared in SQL, a first pass only counts the rows that differ, and
+    /// only those are read; it also counts the objects with a required value unset, so that the check of
+    /// required values need not read the table again. Otherwise every row is read, with only the columns the
+    /// verifier must compare itself; a row that SQL finds different is read again, whole, by key (see
+    /// ``closeLook(at:columns:entity:)``).
+    private func compareByKey(
+        _ compiled: CompiledEntityMapping, into entity: String, keys: ClosedRange<Int64>?
+    ) throws -> ObjectLedger.Comparison {
+        guard let sourceEntity = compiled.mapping.sourceEntity else {
+            return ObjectLedger.Comparison(entity: entity, matched: 0, unset: 0, complete: true)
+        }
         var bindings: [SQLiteValue] = []
         let checks = AttributeCheck.checks(
             for: compiled, from: sourceEntity, to: entity, source: sourceLayout, destination: layout,
@@ -78,9 +148,11 @@ extension VerificationRun {
         let edges = try foreignKeyEdges(of: compiled, entity: entity)
         let sourceNumber = sourceLayout.entityNumbers[sourceEntity]!
         let number = layout.entityNumbers[entity]!
+        let range = keys.map { " AND s.Z_PK BETWEEN \($0.lowerBound) AND \($0.upperBound)" } ?? ""
         let from =
             "FROM src.\(quoted(sourceLayout.table(for: sourceEntity).name)) s LEFT JOIN "
             + "main.\(quoted(layout.table(for: entity).name)) d ON d.Z_PK = s.Z_PK WHERE s.Z_ENT = \(sourceNumber)"
+            + range
         let (types, sourceSQL) = sourceColumns(of: sourceEntity, alias: "s")
         let checkDiffers = try checks.map { check in
             try check.differs
@@ -90,20 +162,26 @@ extension VerificationRun {
         let anyDiffers = differs.isEmpty ? "0" : differs.joined(separator: " OR ")
         let present = "d.Z_ENT IS \(number)"
         let everyRow = compiled.sourceFilter != nil || checkDiffers.contains(nil)
-        var matched: Int64 = 0
+        var comparison = ObjectLedger.Comparison(
+            entity: entity, matched: 0, edges: edges.map(\.relationship.name), sourceRows: everyRow ? 0 : nil)
         var condition = ""
         if !everyRow {
             // Counted with FILTER clauses rather than sums of the conditions: SQLite tests a filter with jumps
             // instead of computing every term's truth value, a quarter less work per row.
+            let unset = requiredValues(of: entity).map { "d.\(quoted($0.column)) IS NULL" }
+            let unsetCount =
+                unset.isEmpty ? "0" : "COUNT(*) FILTER (WHERE \(present) AND (\(unset.joined(separator: " OR "))))"
             let sums = try connection.rows(
-                "SELECT COUNT(*) FILTER (WHERE \(present)), COUNT(*) FILTER (WHERE NOT (\(present)) OR \(anyDiffers)) "
-                    + from,
+                "SELECT COUNT(*) FILTER (WHERE \(present)), COUNT(*) FILTER (WHERE NOT (\(present)) OR \(anyDiffers)), "
+                    + "\(unsetCount), COUNT(*) \(from)",
                 bindings
             ).first
-            matched = sums?[0].int64 ?? 0
+            comparison.matched = sums?[0].int64 ?? 0
+            comparison.unset = sums?[2].int64 ?? 0
+            comparison.sourceRows = sums?[3].int64 ?? 0
             guard (sums?[1].int64 ?? 0) > 0 else {
-                edgesChecked(edges, of: entity)
-                return matched
+                comparison.complete = true
+                return comparison
             }
             condition = " AND (NOT (\(present)) OR \(anyDiffers))"
         }
@@ -128,7 +206,10 @@ extension VerificationRun {
                     return
                 }
                 let isPresent = !row.isNull(1) && row.int64(2) == Int64(number)
-                if everyRow && isPresent { matched += 1 }
+                if everyRow {
+                    comparison.sourceRows! += 1
+                    if isPresent { comparison.matched! += 1 }
+                }
                 if !migrates {
                     if isPresent {
                         collector.add(
@@ -173,9 +254,9 @@ extension VerificationRun {
                 }
             }
         }
-        guard complete else { return nil }
-        edgesChecked(edges, of: entity)
-        return matched
+        comparison.complete = complete
+        if !complete { (comparison.matched, comparison.sourceRows) = (nil, nil) }
+        return comparison
     }
 
     /// The columns of a whole row of the key join: the destination column of every check, then the source and
@@ -192,10 +273,6 @@ extension VerificationRun {
             "SELECT \((columns.isEmpty ? ["NULL"] : columns).joined(separator: ", ")) "
                 + "FROM main.\(quoted(layout.table(for: entity).name)) d, "
                 + "src.\(quoted(sourceLayout.table(for: sourceEntity).name)) s WHERE d.Z_PK = ?1 AND s.Z_PK = ?1")
-    }
-
-    private func edgesChecked(_ edges: [ForeignKeyEdge], of entity: String) {
-        for edge in edges { edgesCheckedWithObjects.insert("\(entity).\(edge.relationship.name)") }
     }
 
     /// Objects of a table that does not keep keys, made by one mapping: the n-th migrated source object (in
@@ -258,7 +335,7 @@ extension VerificationRun {
         {
             try checkNewIdentifiersUnique(entity: entity, attribute: compiled.mapping.userInfo["attribute"] ?? "")
         }
-        if identical { keptKeys[entity] = sourceTable }
+        if identical { ledger.keepsKeys(entity, from: sourceTable) }
     }
 
     /// Whether the current source object passes `compiled`'s source filter; nil, listed as not checked, when
@@ -285,9 +362,9 @@ extension VerificationRun {
     }
 
     /// Every object of a table that keeps keys has a source object that a mapping makes it from. When the
-    /// table holds exactly as many rows as objects were found for source objects, there is nothing to look for.
-    private func findObjectsWithoutSource(table: String, sourceTable: String, matched: Int64?) throws {
-        if let matched, try count("SELECT COUNT(*) FROM main.\(quoted(table))") == matched { return }
+    /// comparisons met every row of the table, there is nothing to look for.
+    private func findObjectsWithoutSource(table: String, sourceTable: String) throws {
+        if try metEveryRow(of: table) { return }
         var allowed: Set<[Int]> = []
         var numbers: [Int] = []
         for entity in layout.entityTables.first(where: { $0.name == table })?.entities ?? [] {

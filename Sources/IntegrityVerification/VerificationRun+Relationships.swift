@@ -123,7 +123,7 @@ extension VerificationRun {
         mapping: CompiledEntityMapping,
         expression: CompiledExpression
     ) {
-        if edgesCheckedWithObjects.contains("\(entity).\(relationship.name)") { return }
+        if ledger.edgesChecked(of: entity, relationship.name) { return }
         guard let sourceEntity = mapping.mapping.sourceEntity,
             let sourceName = Self.copiedRelationship(expression),
             let sourceRelationship = source.relationship(sourceName, of: sourceEntity)
@@ -141,11 +141,13 @@ extension VerificationRun {
         if checkedByInverse && !ordered { return }
         let targetTable = sourceLayout.table(for: sourceRelationship.destination).name
         let targetsKept = destination.hierarchy(of: relationship.destination).allSatisfy { target in
-            if destination.entity(named: target)?.isAbstract == true || keptKeys[target] == targetTable { return true }
+            if destination.entity(named: target)?.isAbstract == true || ledger.keptKeys(of: target) == targetTable {
+                return true
+            }
             if case .noObjects = correspondences[target] { return true }
             return false
         }
-        guard keptKeys[entity] == sourceLayout.table(for: sourceEntity).name, targetsKept else {
+        guard ledger.keptKeys(of: entity) == sourceLayout.table(for: sourceEntity).name, targetsKept else {
             collector.skip(
                 .missingEdge, entity: entity, property: relationship.name,
                 "the objects at one end do not have their source objects' primary keys")

@@ -85,8 +85,7 @@ extension VerificationRun {
         }
     }
 
-    /// `Z_PRIMARYKEY` numbers the entities as the destination model does, its `Z_MAX` covers every key, and
-    /// every row's `Z_ENT` is a concrete entity of its table.
+    /// `Z_PRIMARYKEY` numbers the entities as the destination model does, and its `Z_MAX` covers every key.
     func checkEntityNumbers() {
         guarded(.entityNumber, entity: nil) {
             var listed: [Int: (name: String, parent: Int, max: Int64)] = [:]
@@ -122,7 +121,15 @@ extension VerificationRun {
                 collector.add(
                     .entityNumber, entity: row.name, primaryKey: nil, "Z_PRIMARYKEY row \(number) names no entity")
             }
+        }
+    }
+
+    /// Every row's `Z_ENT` is a concrete entity of its table: known without reading the table again where
+    /// the object comparisons met every row of it (see ``ObjectLedger``). Runs after the comparisons.
+    func checkEntityNumbersOfRows() {
+        guarded(.entityNumber, entity: nil) {
             for table in layout.entityTables {
+                if try metEveryRow(of: table.name) { continue }
                 let concrete = table.entities.filter { destination.entity(named: $0)?.isAbstract == false }
                 let condition = EntityTable.noEntitySQL(of: concrete.compactMap { layout.entityNumbers[$0] })
                 let sql = "SELECT Z_PK, Z_ENT FROM main.\(quoted(table.name)) WHERE \(condition) ORDER BY Z_PK"

@@ -24,11 +24,8 @@ final class VerificationRun {
     let preservedTables: [String: String]
     /// How the objects of each concrete destination entity are found from their source objects.
     let correspondences: [String: ObjectCorrespondence]
-    /// Destination entities whose objects were found to have the primary keys of their source objects, with
-    /// the source table those come from; filled by ``checkObjects()``, read by the relationship checks.
-    var keptKeys: [String: String] = [:]
-    /// `Entity.relationship` of the to-one relationships whose edges were compared with their objects' rows.
-    var edgesCheckedWithObjects: Set<String> = []
+    /// What the object comparisons found, shared with the companion run.
+    let ledger: ObjectLedger
     /// How many SQL functions ``expressionDiffers(_:sourceColumns:types:entityNumber:)`` has registered on
     /// ``connection``; each gets a name of its own.
     var predicateCount = 0
@@ -75,6 +72,7 @@ final class VerificationRun {
         preservedTables = Self.preservedTables(mappings, source: sourceLayout, destination: layout)
         correspondences = Self.correspondences(
             mappings, preservedTables: preservedTables, destination: destination, layout: layout)
+        ledger = ObjectLedger()
     }
 
     /// A run over the same stores and expectations with a connection and a collector of its own, so that
@@ -89,6 +87,7 @@ final class VerificationRun {
         mappings = run.mappings
         preservedTables = run.preservedTables
         correspondences = run.correspondences
+        ledger = run.ledger
         connection = try Self.openStores(sourcePath: sourcePath, destinationPath: destinationPath)
     }
 
@@ -224,6 +223,12 @@ final class VerificationRun {
             for (index, argument) in arguments.enumerated() { try statement.bind(argument, at: Int32(index + 1)) }
             try body(statement)
         }
+    }
+
+    /// Whether the object comparisons met every row of the destination table `table` (see
+    /// ``ObjectLedger/metEveryRow(of:count:)``); its rows are counted on this run's connection.
+    func metEveryRow(of table: String) throws -> Bool {
+        try ledger.metEveryRow(of: table) { try count("SELECT COUNT(*) FROM main.\(quoted(table))") }
     }
 
     /// The integer that `sql` yields, 0 when it yields nothing or NULL.

@@ -38,7 +38,10 @@ struct RowByRowJoinTests {
             let clean = try Shelf.verify(source, destination, mappings: [mapping])
             #expect(clean.passed && clean.notChecked == [], "\(clean.summary)")
             try damage(source, destination)
-            try body(try Shelf.verify(source, destination, mappings: [mapping]), source)
+            let result = try Shelf.verify(source, destination, mappings: [mapping])
+            // Compared in ranges of 7 keys, as a large table's objects are: the same verdict.
+            #expect(try Shelf.verify(source, destination, mappings: [mapping], rowsPerRange: 7) == result)
+            try body(result, source)
         }
     }
 

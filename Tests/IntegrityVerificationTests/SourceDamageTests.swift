@@ -35,6 +35,7 @@ struct SourceDamageTests {
             let group = result.group(damage.kind, damage.entity, damage.property)
             #expect(group?.count == damage.count, "\(result.summary)")
             #expect(group?.examples.first?.detail.hasPrefix("source store:") == true)
+            #expect(try Shelf.verify(source, destination, rowsPerRange: 7) == result)
         }
     }
 

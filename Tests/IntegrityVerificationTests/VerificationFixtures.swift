@@ -1,12 +1,13 @@
 import DataGeneration
 import Foundation
-import IntegrityVerification
 import MappingModel
 import MigrationEngine
 import ObjectModel
 import PersistentStore
 import SQLiteDatabase
 import TestFixtures
+
+@testable import IntegrityVerification
 
 /// A small library model whose V1 → V2 step renames `Book.title` to `name` and adds `Book.isbn`, with an ordered
 /// one-to-many, a many-to-many with a maximum count, a one-to-one and a uniqueness constraint.
@@ -68,14 +69,18 @@ enum Shelf {
             how: .engine(MigrationOptions(storage: storage)), mappings: mappings, body)
     }
 
-    /// Verifies `destination` against `source` with the inferred correspondence, or `mappings`.
+    /// Verifies `destination` against `source` with the inferred correspondence, or `mappings`; with
+    /// `rowsPerRange`, comparing objects in ranges of that many source keys, as a large store's are.
     static func verify(
-        _ source: String, _ destination: String, mappings: [MappingModel] = []
+        _ source: String, _ destination: String, mappings: [MappingModel] = [], rowsPerRange: Int64? = nil
     ) throws
         -> VerificationResult
     {
         let verifier = try IntegrityVerifier(source: try v1(), destination: try v2(), mappingModels: mappings)
-        return try verifier.verify(sourceStoreAt: source, destinationStoreAt: destination)
+        guard let rowsPerRange else {
+            return try verifier.verify(sourceStoreAt: source, destinationStoreAt: destination)
+        }
+        return try verifier.verify(sourceStoreAt: source, destinationStoreAt: destination, rowsPerRange: rowsPerRange)
     }
 
     /// Runs `sql` on the store at `path`, outside the verifier.
