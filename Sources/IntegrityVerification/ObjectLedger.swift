@@ -90,12 +90,6 @@ final class ObjectLedger: @unchecked Sendable {
         lock.withLock { keptKeys[entity] }
     }
 
-    /// Objects of `table` found for their source objects by all comparisons into it; nil when none was made
-    /// or one could not tell.
-    func matched(in table: String) -> Int64? {
-        lock.withLock { matched[table] ?? nil }
-    }
-
     /// Whether the edges of `entity`'s `relationship` were checked with the rows of every comparison into it.
     func edgesChecked(of entity: String, _ relationship: String) -> Bool {
         lock.withLock { edges.contains("\(entity).\(relationship)") && !incomplete.contains(entity) }
