@@ -39,6 +39,9 @@ struct EngineScaleReport: Codable {
     let results: [EngineSizeResult]
     /// The slope of log(time) against log(size), by least squares over the medians.
     let exponent: Double?
+    /// The floor's own time 1,000,000 → 10,000,000: how much the machine alone slows at the larger size, which
+    /// the streaming target (a ratio of the step's own times) cannot tell from the engine.
+    let floorGrowth: Double?
     let targets: [GeneratorBenchmarkReport.Target]
 
     init(results: [EngineSizeResult]) {
@@ -49,6 +52,9 @@ struct EngineScaleReport: Codable {
         exponent = Self.slope(points)
         var targets: [GeneratorBenchmarkReport.Target] = []
         let bySize = Dictionary(uniqueKeysWithValues: results.map { ($0.size, $0) })
+        floorGrowth = bySize[10_000_000]?.cells["floor copy"].flatMap { ten in
+            bySize[1_000_000]?.cells["floor copy"].map { ten.seconds.median / $0.seconds.median }
+        }
         if let million = bySize[1_000_000]?.cells["streaming"],
             let tenMillion = bySize[10_000_000]?.cells["streaming"]
         {
@@ -84,6 +90,15 @@ struct EngineScaleReport: Codable {
         lines.append("")
         lines.append(
             "fitted exponent of streaming time against size: " + (exponent.map { String(format: "%.3f", $0) } ?? "—"))
+        if let floorGrowth {
+            lines.append(String(format: "the floor's own time 1,000,000 → 10,000,000: %.2f×", floorGrowth))
+        }
+        let overFloor = results.compactMap { result in
+            result.ratio("streaming", to: "floor copy").map {
+                "\(String(format: "%.2f×", $0)) at \(ProgressBar.grouped(result.size))"
+            }
+        }
+        if !overFloor.isEmpty { lines.append("streaming against its floor: " + overFloor.joined(separator: ", ")) }
         for target in targets {
             let verdict = target.met.map { $0 ? "met" : "MISSED" } ?? "not measured"
             lines.append(
