@@ -255,6 +255,11 @@ struct HostileInputTests {
             for arguments in [
                 ["inspect", store, "--model", Self.model], ["plan", store, "--model", Self.model],
                 ["verify", "--source", store, "--destination", store, "--model", Self.model],
+                [
+                    "benchmark", "migration-cell", "--source", store, "--model", Self.model, "--from", "V1", "--to",
+                    "V2", "--mapping", Self.mapping, "--mode", "streaming", "--output",
+                    folder.appendingPathComponent("cell.sqlite").path,
+                ],
             ] {
                 let run = try Executable.run(arguments, in: folder)
                 #expect(run.status != 1, "\(arguments[0]): \(run.error)")

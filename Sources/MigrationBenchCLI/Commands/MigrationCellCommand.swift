@@ -4,6 +4,7 @@ import Instrumentation
 import MappingModel
 import MigrationEngine
 import ObjectModel
+import PersistentStore
 
 /// One measured migration step, in its own process: time and peak heap of the step alone.
 struct MigrationCellCommand: ParsableCommand {
@@ -76,10 +77,15 @@ struct MigrationCellCommand: ParsableCommand {
                 let manager = MigrationManager(
                     source: source, destination: destination,
                     options: MigrationOptions(storage: mode == .streaming ? .streaming : .inMemory))
-                heap.resetThreadPeak()
-                let start = clock.now
-                objects = try manager.migrate(storeAt: self.source, to: output, mappingModels: models).objectsCreated
-                seconds = (clock.now - start).seconds
+                // The engine only reads the source store; reading a WAL-mode store leaves an empty -wal and its
+                // -shm beside it, removed once the step is done (and timed).
+                try WriteAheadLog.leavingNoSidecars(of: [self.source]) {
+                    heap.resetThreadPeak()
+                    let start = clock.now
+                    objects = try manager.migrate(storeAt: self.source, to: output, mappingModels: models)
+                        .objectsCreated
+                    seconds = (clock.now - start).seconds
+                }
             }
             try printJSON(CellResult(seconds: seconds, peakHeapBytes: heap.threadPeakBytes(), objects: objects))
         }
