@@ -10,27 +10,33 @@ struct EngineScaleBenchmark {
     let folder: URL
 
     func run() throws -> EngineScaleReport {
-        var results: [EngineSizeResult] = []
+        // Every size's source first; then each repetition runs every size, one after the other, so that a slow
+        // spell of the shared machine falls on one repetition of each size rather than on every repetition of
+        // one size, and the growth is taken per repetition (see ``EngineScaleReport``).
+        var sources: [Int: String] = [:]
+        defer { for source in sources.values { Store.remove(at: source) } }
         for size in Self.sizes {
             let source = folder.appendingPathComponent("scale-\(size).sqlite").path
-            let output = folder.appendingPathComponent("scale-out.sqlite").path
-            let floorStore = folder.appendingPathComponent("scale-floor.sqlite").path
             try EngineBenchmark.generate(dataset: "Scenarios/datasets/library.yaml", size: size, output: source)
-            var cells: [String: [(seconds: Double, heap: Int?)]] = [:]
-            for repetition in 1...repetitions {
+            sources[size] = source
+        }
+        let output = folder.appendingPathComponent("scale-out.sqlite").path
+        let floorStore = folder.appendingPathComponent("scale-floor.sqlite").path
+        var cells: [Int: [String: [(seconds: Double, heap: Int?)]]] = [:]
+        for repetition in 1...repetitions {
+            for size in Self.sizes {
                 printError(
-                    "benchmark engine --scale: size \(ProgressBar.grouped(size)), run \(repetition) of \(repetitions)")
-                cells["floor copy", default: []].append(
-                    try EngineBenchmark.floor("library-v1-v2-copy.sql", store: floorStore, attach: source))
+                    "benchmark engine --scale: run \(repetition) of \(repetitions), size \(ProgressBar.grouped(size))")
+                cells[size, default: [:]]["floor copy", default: []].append(
+                    try EngineBenchmark.floor("library-v1-v2-copy.sql", store: floorStore, attach: sources[size]!))
                 Store.remove(at: floorStore)
-                cells["streaming", default: []].append(
-                    try EngineBenchmark.cell(source, mode: "streaming", output: output))
+                cells[size, default: [:]]["streaming", default: []].append(
+                    try EngineBenchmark.cell(sources[size]!, mode: "streaming", output: output))
                 Store.remove(at: output)
             }
-            Store.remove(at: source)
-            results.append(EngineSizeResult(size: size, cells: cells.mapValues(CellSummary.init)))
         }
-        return EngineScaleReport(results: results)
+        return EngineScaleReport(
+            results: Self.sizes.map { EngineSizeResult(size: $0, cells: cells[$0]!.mapValues(CellSummary.init)) })
     }
 }
 
@@ -39,8 +45,8 @@ struct EngineScaleReport: Codable {
     let results: [EngineSizeResult]
     /// The slope of log(time) against log(size), by least squares over the medians.
     let exponent: Double?
-    /// The floor's own time 1,000,000 → 10,000,000: how much the machine alone slows at the larger size, which
-    /// the streaming target (a ratio of the step's own times) cannot tell from the engine.
+    /// The floor's own growth 1,000,000 → 10,000,000 (see ``growth(_:_:)``): how much the machine alone slows at
+    /// the larger size, which the streaming target (a ratio of the step's own times) cannot tell from the engine.
     let floorGrowth: Double?
     let targets: [GeneratorBenchmarkReport.Target]
 
@@ -52,13 +58,11 @@ struct EngineScaleReport: Codable {
         exponent = Self.slope(points)
         var targets: [GeneratorBenchmarkReport.Target] = []
         let bySize = Dictionary(uniqueKeysWithValues: results.map { ($0.size, $0) })
-        floorGrowth = bySize[10_000_000]?.cells["floor copy"].flatMap { ten in
-            bySize[1_000_000]?.cells["floor copy"].map { ten.seconds.median / $0.seconds.median }
-        }
+        floorGrowth = Self.growth(bySize[1_000_000]?.cells["floor copy"], bySize[10_000_000]?.cells["floor copy"])
         if let million = bySize[1_000_000]?.cells["streaming"],
-            let tenMillion = bySize[10_000_000]?.cells["streaming"]
+            let tenMillion = bySize[10_000_000]?.cells["streaming"],
+            let time = Self.growth(million, tenMillion)
         {
-            let time = tenMillion.seconds.median / million.seconds.median
             targets.append(
                 .init(
                     name: "streaming time 1,000,000 → 10,000,000", limit: "≤ 11.00×",
@@ -74,6 +78,15 @@ struct EngineScaleReport: Codable {
     }
 
     var targetsMet: Bool { targets.allSatisfy { $0.met ?? true } }
+
+    /// The median of each repetition's time at the larger size over its time at the smaller: the two ran one
+    /// after the other in the same repetition, so a slow spell of the machine weighs on both.
+    static func growth(_ smaller: CellSummary?, _ larger: CellSummary?) -> Double? {
+        guard let small = smaller?.seconds.samples, let large = larger?.seconds.samples, small.count == large.count,
+            !small.isEmpty
+        else { return nil }
+        return Summary(zip(large, small).map { $0 / $1 }).median
+    }
 
     /// The least-squares slope through `points`; nil for fewer than two distinct x values.
     static func slope(_ points: [(x: Double, y: Double)]) -> Double? {
