@@ -153,14 +153,11 @@ struct EngineSizeResult: Codable {
     let size: Int
     let cells: [String: CellSummary]
 
-    /// The median of each repetition's time of `cell` over its time of `floor`: the two ran one after the other
-    /// in the same repetition and shared the machine's state of the moment, so that a slow spell on one side
-    /// does not decide the ratio, as it could a ratio of two medians (as ``SizeResult/floorRatio`` pairs).
+    /// The median of each repetition's time of `cell` over its time of `floor`, the two run one after the other
+    /// in the same repetition (see ``Summary/pairedRatio(over:)``).
     func ratio(_ cell: String, to floor: String) -> Double? {
-        guard let times = cells[cell]?.seconds.samples, let bases = cells[floor]?.seconds.samples,
-            times.count == bases.count, !times.isEmpty
-        else { return nil }
-        return Summary(zip(times, bases).map { $0 / $1 }).median
+        guard let times = cells[cell]?.seconds, let bases = cells[floor]?.seconds else { return nil }
+        return times.pairedRatio(over: bases)
     }
 
     /// The table of `results`' cells named in `order`, a line each: size, cell, median seconds with their

@@ -79,13 +79,11 @@ struct EngineScaleReport: Codable {
 
     var targetsMet: Bool { targets.allSatisfy { $0.met ?? true } }
 
-    /// The median of each repetition's time at the larger size over its time at the smaller: the two ran one
-    /// after the other in the same repetition, so a slow spell of the machine weighs on both.
+    /// The median of each repetition's time at the larger size over its time at the smaller, the two run one
+    /// after the other in the same repetition (see ``Summary/pairedRatio(over:)``).
     static func growth(_ smaller: CellSummary?, _ larger: CellSummary?) -> Double? {
-        guard let small = smaller?.seconds.samples, let large = larger?.seconds.samples, small.count == large.count,
-            !small.isEmpty
-        else { return nil }
-        return Summary(zip(large, small).map { $0 / $1 }).median
+        guard let smaller, let larger else { return nil }
+        return larger.seconds.pairedRatio(over: smaller.seconds)
     }
 
     /// The least-squares slope through `points`; nil for fewer than two distinct x values.

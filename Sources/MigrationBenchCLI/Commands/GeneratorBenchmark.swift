@@ -88,6 +88,15 @@ struct Summary: Codable {
         max = sorted.last ?? .nan
         self.samples = samples
     }
+
+    /// The median of each sample over the sample of `base` taken in the same run, right before or after it. Each
+    /// pair shares the machine's state of the moment (page cache, the other core's load), which drifts on a
+    /// shared machine; pairing keeps a slow spell on one side from deciding the ratio, as a ratio of two
+    /// medians would. Nil when the samples do not pair up.
+    func pairedRatio(over base: Summary) -> Double? {
+        guard samples.count == base.samples.count, !samples.isEmpty else { return nil }
+        return Summary(zip(samples, base.samples).map { $0 / $1 }).median
+    }
 }
 
 struct SizeResult: Codable {
@@ -99,12 +108,8 @@ struct SizeResult: Codable {
 
     var objectsPerSecond: Double { Double(objects) / engineSeconds.median }
 
-    /// The median of each run's time over the floor run made right after it. Each pair shares the machine's
-    /// state of the moment (page cache, the other core's load), which drifts on a shared machine; pairing
-    /// keeps a slow spell on one side from deciding the ratio, as a ratio of two medians would.
-    var floorRatio: Double {
-        Summary(zip(engineSeconds.samples, floorSeconds.samples).map { $0 / $1 }).median
-    }
+    /// The median of each run's time over the floor run made right after it (see ``Summary/pairedRatio(over:)``).
+    var floorRatio: Double { engineSeconds.pairedRatio(over: floorSeconds) ?? .nan }
 }
 
 struct GeneratorBenchmarkReport: Codable {
