@@ -76,14 +76,11 @@ extension VerificationRun {
     /// The ranges of source keys that split the objects `compiled` migrates into parts of about `rowsPerRange`
     /// keys, read from the ends of the source table's b-tree; one range, nil (every key), for a small table.
     private func sourceKeyRanges(of compiled: CompiledEntityMapping, rowsPerRange: Int64) -> [ClosedRange<Int64>?] {
-        guard let sourceEntity = compiled.mapping.sourceEntity else { return [nil] }
-        let table = quoted(sourceLayout.table(for: sourceEntity).name)
-        guard
-            let ends = try? connection.rows(
-                "SELECT (SELECT MIN(Z_PK) FROM src.\(table)), (SELECT MAX(Z_PK) FROM src.\(table))"
-            ).first,
-            let lowest = ends[0].int64, let highest = ends[1].int64
+        guard let sourceEntity = compiled.mapping.sourceEntity,
+            let keys = try? EntityTable.keyRange(
+                ofTable: sourceLayout.table(for: sourceEntity).name, schema: "src", in: connection)
         else { return [nil] }
+        let (lowest, highest) = (keys.lowerBound, keys.upperBound)
         // Keys far apart in a damaged store must not overflow.
         let (span, overflow) = highest.subtractingReportingOverflow(lowest)
         guard !overflow, span >= rowsPerRange else { return [nil] }

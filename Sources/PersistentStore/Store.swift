@@ -280,3 +280,17 @@ public final class Store {
 public func quoted(_ name: String) -> String {
     "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
 }
+
+extension EntityTable {
+    /// The lowest and highest `Z_PK` of the table `name` in the database `schema` of `connection`, each read
+    /// from an end of the table's b-tree (a lone MIN or MAX, which SQLite answers without a scan); nil when the
+    /// table is empty.
+    public static func keyRange(
+        ofTable name: String, schema: String = "main", in connection: Connection
+    ) throws(SQLiteError) -> ClosedRange<Int64>? {
+        let table = "\(schema).\(quoted(name))"
+        let ends = try connection.rows("SELECT (SELECT MIN(Z_PK) FROM \(table)), (SELECT MAX(Z_PK) FROM \(table))")
+        guard let lowest = ends.first?[0].int64, let highest = ends.first?[1].int64 else { return nil }
+        return lowest...highest
+    }
+}
