@@ -78,20 +78,26 @@ extension VerificationRun {
     private func sourceKeyRanges(of compiled: CompiledEntityMapping, rowsPerRange: Int64) -> [ClosedRange<Int64>?] {
         guard let sourceEntity = compiled.mapping.sourceEntity,
             let keys = try? EntityTable.keyRange(
-                ofTable: sourceLayout.table(for: sourceEntity).name, schema: "src", in: connection)
+                ofTable: sourceLayout.table(for: sourceEntity).name, schema: "src", in: connection),
+            let ranges = Self.split(keys, rowsPerRange: rowsPerRange)
         else { return [nil] }
-        let (lowest, highest) = (keys.lowerBound, keys.upperBound)
-        // Keys far apart in a damaged store must not overflow.
-        let (span, overflow) = highest.subtractingReportingOverflow(lowest)
-        guard !overflow, span >= rowsPerRange else { return [nil] }
+        return ranges
+    }
+
+    /// `keys` cut into consecutive ranges of at most `rowsPerRange` keys each, as even as whole numbers allow,
+    /// which together cover every key of it once; nil when it is no longer than `rowsPerRange`, or its length
+    /// does not fit an `Int64` (keys far apart in a damaged store).
+    static func split(_ keys: ClosedRange<Int64>, rowsPerRange: Int64) -> [ClosedRange<Int64>]? {
+        let (span, overflow) = keys.upperBound.subtractingReportingOverflow(keys.lowerBound)
+        guard !overflow, span >= rowsPerRange else { return nil }
         let width = span / (span / rowsPerRange + 1) + 1
-        var ranges: [ClosedRange<Int64>?] = []
-        var start = lowest
-        while highest - start >= width {
+        var ranges: [ClosedRange<Int64>] = []
+        var start = keys.lowerBound
+        while keys.upperBound - start >= width {
             ranges.append(start...(start + width - 1))
             start += width
         }
-        return ranges + [start...highest]
+        return ranges + [start...keys.upperBound]
     }
 
     /// One comparison of objects that keep their source keys, recorded in the ledger. When it cannot run, the

@@ -1,6 +1,5 @@
 import DataGeneration
 import Foundation
-import IntegrityVerification
 import MappingModel
 import MigrationEngine
 import ObjectModel
@@ -8,6 +7,8 @@ import PersistentStore
 import SQLiteDatabase
 import TestFixtures
 import Testing
+
+@testable import IntegrityVerification
 
 /// Real stores migrated with the apps' own Xcode mapping models, each step checked by the verifier.
 struct XcodeMappingMigrationTests {
@@ -35,10 +36,13 @@ struct XcodeMappingMigrationTests {
                 _ = try MigrationManager(
                     source: versions[step], destination: versions[step + 1], options: MigrationOptions(storage: storage)
                 ).migrate(storeAt: current, to: next, mappingModels: [model])
-                let verdict = try IntegrityVerifier(
-                    source: versions[step], destination: versions[step + 1], mappingModels: [model]
-                ).verify(sourceStoreAt: current, destinationStoreAt: next)
+                let verifier = try IntegrityVerifier(
+                    source: versions[step], destination: versions[step + 1], mappingModels: [model])
+                let verdict = try verifier.verify(sourceStoreAt: current, destinationStoreAt: next)
                 #expect(verdict.passed, "step \(step + 1): \(verdict.violations)")
+                // Objects compared in ranges of 50 keys, as a large store's are: the same verdict.
+                #expect(
+                    try verifier.verify(sourceStoreAt: current, destinationStoreAt: next, rowsPerRange: 50) == verdict)
                 current = next
             }
             let last = folder.appendingPathComponent("v4.sqlite").path
@@ -97,9 +101,12 @@ struct XcodeMappingMigrationTests {
             let destination = url.deletingLastPathComponent().appendingPathComponent("v3.sqlite").path
             _ = try MigrationManager(source: v2, destination: v3).migrate(
                 storeAt: url.path, to: destination, mappingModels: [mapping])
-            let verdict = try IntegrityVerifier(source: v2, destination: v3, mappingModels: [mapping])
-                .verify(sourceStoreAt: url.path, destinationStoreAt: destination)
+            let verifier = try IntegrityVerifier(source: v2, destination: v3, mappingModels: [mapping])
+            let verdict = try verifier.verify(sourceStoreAt: url.path, destinationStoreAt: destination)
             #expect(verdict.passed, "\(verdict.violations)")
+            #expect(
+                try verifier.verify(sourceStoreAt: url.path, destinationStoreAt: destination, rowsPerRange: 7)
+                    == verdict)
             let before = try Connection(path: url.path, mode: .readOnly)
                 .rows("SELECT ZNUMBERPLATE, ZMAKER FROM ZCAR ORDER BY ZNUMBERPLATE")
             let after = try Connection(path: destination, mode: .readOnly).rows(
