@@ -45,25 +45,20 @@ public enum EnvironmentProbe {
         #else
             let compiler = "older than 6.1"
         #endif
-        return command(["swift", "--version"])?.components(separatedBy: "\n").first ?? "Swift \(compiler)"
+        // `swift-frontend --version` prints the line `swift --version` prints, without the driver's start-up, which
+        // leaves a `TemporaryDirectory.*` behind in `$TMPDIR` every time.
+        return command(["swift-frontend", "--version"])?.components(separatedBy: "\n").first ?? "Swift \(compiler)"
     }
 
     private static func firstLine(of path: String) -> String? {
         (try? String(contentsOfFile: path, encoding: .utf8))?.split(separator: "\n").first.map(String.init)
     }
 
-    /// The first line a command prints, or nil when it cannot run or fails. The command gets a `$TMPDIR` of its
-    /// own, removed afterwards: `swift --version` leaves a `TemporaryDirectory.*` behind in it.
+    /// What a command prints, or nil when it cannot run or fails.
     private static func command(_ arguments: [String]) -> String? {
-        let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("mb-probe-\(UUID().uuidString)")
-        guard (try? FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)) != nil else {
-            return nil
-        }
-        defer { try? FileManager.default.removeItem(at: scratch) }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(["TMPDIR": scratch.path]) { $1 }
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = FileHandle.nullDevice

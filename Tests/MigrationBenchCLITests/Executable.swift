@@ -99,11 +99,12 @@ enum Executable {
         }
     }
 
-    /// Starts `migration-bench arguments` without waiting for it; standard output is discarded.
-    static func start(_ arguments: [String], in folder: URL) throws -> Started {
+    /// Starts `migration-bench arguments` without waiting for it, with `environment` added to the test's;
+    /// standard output is discarded.
+    static func start(_ arguments: [String], in folder: URL, environment: [String: String] = [:]) throws -> Started {
         let errorURL = folder.appendingPathComponent("\(UUID().uuidString).err")
         _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
-        let process = try process(arguments)
+        let process = try process(arguments, environment: environment)
         process.standardOutput = FileHandle.nullDevice
         process.standardError = try FileHandle(forWritingTo: errorURL)
         try process.run()

@@ -28,8 +28,12 @@ struct InterruptionTests {
     func anInterruptedRunStopsItsCellAndLeavesNoFiles(signal: Int32) throws {
         try Executable.withTemporaryFolder { folder in
             let reports = folder.appendingPathComponent("reports")
+            // Its own temporary folder, to see that nothing is left there either.
+            let temporary = folder.appendingPathComponent("tmp")
+            try FileManager.default.createDirectory(at: temporary, withIntermediateDirectories: true)
             let started = try Executable.start(
-                ["run", try scenario(in: folder), "--quick", "--out", reports.path], in: folder)
+                ["run", try scenario(in: folder), "--quick", "--out", reports.path], in: folder,
+                environment: ["TMPDIR": temporary.path])
             let parent = started.process.processIdentifier
             let child = try #require(Self.waitForChild(of: parent), "no run-cell child started")
             try #require(Self.waitForFile(under: reports, named: "source.sqlite"), "the cell wrote no store")
@@ -40,6 +44,8 @@ struct InterruptionTests {
             #expect(Self.waitUntilGone(child), "the run-cell child outlived the run")
             let left = (try? FileManager.default.subpathsOfDirectory(atPath: reports.path)) ?? []
             #expect(left.isEmpty, "left behind: \(left)")
+            let strays = (try? FileManager.default.subpathsOfDirectory(atPath: temporary.path)) ?? []
+            #expect(strays.isEmpty, "left in TMPDIR: \(strays)")
         }
     }
 
