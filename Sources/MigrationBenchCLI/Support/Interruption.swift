@@ -23,6 +23,8 @@ enum Interruption {
         var cleanups: [@Sendable () -> Void] = []
         var cooperative: InterruptFlag?
         var signalled = false
+        /// Set once a signal ends the command: its children are being stopped and its files removed.
+        var ending = false
     }
 
     private static let state = Mutex(State())
@@ -57,12 +59,18 @@ enum Interruption {
     }
 
     /// Runs `body` with `process` counted as a child to stop on interruption, from its start to its end.
+    ///
+    /// Should the command be ending when `body` returns, the child was stopped for it: this thread then waits for
+    /// the end rather than go on to write files (a report, say) that the ending has already removed or will miss.
     static func whileRunning<R>(_ process: Process, _ body: () throws -> R) throws -> R {
         process.environment = childEnvironment
         try process.run()
         let pid = process.processIdentifier
         state.withLock { _ = $0.children.insert(pid) }
-        defer { state.withLock { _ = $0.children.remove(pid) } }
+        defer {
+            state.withLock { _ = $0.children.remove(pid) }
+            while state.withLock({ $0.ending }) { sleep(1) }
+        }
         return try body()
     }
 
@@ -98,8 +106,10 @@ enum Interruption {
 
     private static func handle(_ signal: Int32) {
         let (children, paths, cleanups, flag) = state.withLock { state in
-            defer { state.signalled = true }
-            return (state.children, state.paths, state.cleanups, state.signalled ? nil : state.cooperative)
+            let flag = state.signalled ? nil : state.cooperative
+            state.signalled = true
+            state.ending = flag == nil
+            return (state.children, state.paths, state.cleanups, flag)
         }
         if let flag {
             flag.set()
