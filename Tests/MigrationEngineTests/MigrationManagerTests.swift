@@ -143,14 +143,19 @@ struct MigrationManagerTests {
         }
     }
 
-    @Test(arguments: [CrossPassRelationships.resolve, .coreData])
-    func multiPassResolvesRelationshipsAcrossPasses(mode: CrossPassRelationships) throws {
+    /// Relationships across passes resolve, or stay empty as Core Data leaves them. A mapping's name is unique
+    /// only within its mapping model: passes that repeat one (`repeatsName`) each migrate their own objects alike.
+    @Test(arguments: [CrossPassRelationships.resolve, .coreData], [false, true])
+    func multiPassResolvesRelationshipsAcrossPasses(mode: CrossPassRelationships, repeatsName: Bool) throws {
         // Book.author is optional in this destination, so that Core Data's behaviour can complete.
         var book = Library.book
         book.relationships[0].isOptional = true
         let v2 = try ModelVersion(name: "V2", entities: [Library.author, book])
-        let model = try MappingInference.infer(from: try Library.v1(), to: v2)
-        let passes = PassSplit.perEntity(model)
+        let passes = PassSplit.perEntity(try MappingInference.infer(from: try Library.v1(), to: v2)).map { pass in
+            var pass = pass
+            if repeatsName { pass.entityMappings[0].name = "Copy" }
+            return pass
+        }
         #expect(passes.count == 2)
         try SampleModels.withTemporaryFolder { folder in
             let source = try Library.makeStore(in: folder, size: 40)
@@ -159,6 +164,8 @@ struct MigrationManagerTests {
                 source: try Library.v1(), destination: v2, options: MigrationOptions(crossPassRelationships: mode)
             ).migrate(storeAt: source, to: destination, mappingModels: passes)
             #expect(report.passes == 2)
+            let counts = try Store.open(at: source, version: try Library.v1(), readOnly: true).objectCounts()
+            #expect(report.objects["Author"] == counts["Author"] && report.objects["Book"] == counts["Book"])
             let linked = try Connection(path: destination, mode: .readOnly)
                 .scalar("SELECT COUNT(*) FROM ZBOOK WHERE ZAUTHOR IS NOT NULL")?.int64
             #expect(linked == (mode == .resolve ? 40 : 0))

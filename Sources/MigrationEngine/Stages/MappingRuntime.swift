@@ -89,14 +89,14 @@ final class MappingRuntimes {
     private let associations: Associations
     /// Objects per source entity, to size each mapping's association table once.
     private let sourceCounts: [String: Int]
-    /// The runtimes by entity mapping name.
-    private var runtimes: [String: MappingRuntime] = [:]
+    /// The runtimes by entity mapping plan (not name: a later pass may repeat an earlier one's).
+    private var runtimes: [ObjectIdentifier: MappingRuntime] = [:]
     /// The runtime asked for last: objects of one mapping are made one after another.
     private var current: MappingRuntime?
     /// Per entity mapping: the to-one relationships whose foreign key can be set directly.
-    private var foreignKeyTargets: [String: [String: ForeignKeyTarget]] = [:]
+    private var foreignKeyTargets: [ObjectIdentifier: [String: ForeignKeyTarget]] = [:]
     /// Per entity mapping: the foreign keys written in stage 1 (see `stageOneForeignKeys(for:)`).
-    private var stageOneTargets: [String: [ForeignKeyTarget]] = [:]
+    private var stageOneTargets: [ObjectIdentifier: [ForeignKeyTarget]] = [:]
 
     init(
         source: Store, destination: Store, objects: DestinationObjects, associations: Associations,
@@ -121,7 +121,7 @@ final class MappingRuntimes {
     /// The runtime of `plan`'s default path, made when its first object is.
     func runtime(for plan: CompiledEntityMappingPlan, entity: String) throws -> MappingRuntime {
         if let runtime = current, runtime.plan === plan { return runtime }
-        if let runtime = runtimes[plan.mapping.name] {
+        if let runtime = runtimes[ObjectIdentifier(plan)] {
             current = runtime
             return runtime
         }
@@ -156,7 +156,7 @@ final class MappingRuntimes {
         let runtime = MappingRuntime(
             plan: plan, writer: writer, copies: copies, evaluated: evaluated, foreignKeys: foreignKeys,
             association: association)
-        runtimes[plan.mapping.name] = runtime
+        runtimes[ObjectIdentifier(plan)] = runtime
         current = runtime
         return runtime
     }
@@ -166,7 +166,7 @@ extension MappingRuntimes {
     /// The to-one relationships of `plan` whose foreign keys can be set directly, by relationship name; made
     /// once per mapping.
     func foreignKeyTargets(for plan: CompiledEntityMappingPlan) throws -> [String: ForeignKeyTarget] {
-        if let targets = foreignKeyTargets[plan.mapping.name] { return targets }
+        if let targets = foreignKeyTargets[ObjectIdentifier(plan)] { return targets }
         var targets: [String: ForeignKeyTarget] = [:]
         if let entity = plan.mapping.destinationEntity, destinationVersion.entity(named: entity)?.isAbstract == false {
             let writer = try objects.writer(for: entity)
@@ -185,7 +185,7 @@ extension MappingRuntimes {
                     lookup: sourceForeignKeyLookup(relationship.expression, mapping: plan.mapping))
             }
         }
-        foreignKeyTargets[plan.mapping.name] = targets
+        foreignKeyTargets[ObjectIdentifier(plan)] = targets
         return targets
     }
 
@@ -206,7 +206,7 @@ extension MappingRuntimes {
     /// The foreign keys a default-policy mapping can write while creating its objects (stage 1): those whose
     /// destination's associations are complete already. Stage 2 then has nothing left to do for them.
     func stageOneForeignKeys(for plan: CompiledEntityMappingPlan) throws -> [ForeignKeyTarget] {
-        if let targets = stageOneTargets[plan.mapping.name] { return targets }
+        if let targets = stageOneTargets[ObjectIdentifier(plan)] { return targets }
         var targets: [ForeignKeyTarget] = []
         if plan.policy is DefaultMigrationPolicy {
             let direct = try foreignKeyTargets(for: plan)
@@ -218,7 +218,7 @@ extension MappingRuntimes {
                 targets.append(target)
             }
         }
-        stageOneTargets[plan.mapping.name] = targets
+        stageOneTargets[ObjectIdentifier(plan)] = targets
         return targets
     }
 }

@@ -8,7 +8,9 @@ extension MigrationSession {
     func runPass(_ index: Int, progress: ProgressCounter) throws {
         let pass = passes[index]
         let rows = objects.rows
-        if index > 0 && options.crossPassRelationships == .coreData { forgetAssociations() }
+        if index > 0 {
+            if options.crossPassRelationships == .coreData { forgetAssociations() } else { associations.beginPass() }
+        }
         attachSourceForBulkCreation()
         try destination.connection.transaction(.immediate) {
             // Stage 1: destination instances, mapping after mapping.
