@@ -37,8 +37,8 @@ final class ObjectLedger: @unchecked Sendable {
     private var incomplete: Set<String> = []
     /// Per destination table: whether the comparisons met every row of it (see ``metEveryRow(of:count:)``).
     private var metEvery: [String: Bool] = [:]
-    /// Per source table, source entity and mapping: the source rows its comparisons read; nil once one did
-    /// not count them.
+    /// Per source table, source entity and mapping (see ``recordSourceRows(_:table:entity:feeder:)``): the source
+    /// rows its comparisons read; nil once one did not count them.
     private var sourceRows: [String: [String: [String: Int64?]]] = [:]
 
     /// Records `comparison`, made into `table`.
@@ -54,13 +54,14 @@ final class ObjectLedger: @unchecked Sendable {
         }
     }
 
-    /// Records the source rows that a comparison by `mapping` read from `table`, all of the concrete source
-    /// entity `entity` in its range of keys.
-    func recordSourceRows(_ rows: Int64?, table: String, entity: String, mapping: String) {
+    /// Records the source rows that a comparison by one mapping, `feeder`, read from `table`, all of the concrete
+    /// source entity `entity` in its range of keys. `feeder` is unique to the mapping among the verification's
+    /// (a mapping's name is not: it is unique only within its mapping model).
+    func recordSourceRows(_ rows: Int64?, table: String, entity: String, feeder: String) {
         lock.withLock {
-            let sofar = sourceRows[table]?[entity]?[mapping] ?? 0
+            let sofar = sourceRows[table]?[entity]?[feeder] ?? 0
             sourceRows[table, default: [:]][entity, default: [:]].updateValue(
-                sofar.flatMap { total in rows.map { total + $0 } }, forKey: mapping)
+                sofar.flatMap { total in rows.map { total + $0 } }, forKey: feeder)
         }
     }
 

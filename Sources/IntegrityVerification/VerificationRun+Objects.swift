@@ -19,9 +19,10 @@ extension VerificationRun {
             switch correspondences[name] ?? .noObjects {
             case .sameKeys(let feeders):
                 ledger.keepsKeys(name, from: preservedTables[layout.table(for: name).name]!)
-                for compiled in feeders {
+                for (feeder, compiled) in feeders.enumerated() {
                     for keys in sourceKeyRanges(of: compiled, rowsPerRange: rowsPerRange) {
-                        checks.append(.init(long: true) { $0.compareObjects(compiled, into: name, keys: keys) })
+                        checks.append(
+                            .init(long: true) { $0.compareObjects(compiled, feeder: feeder, into: name, keys: keys) })
                     }
                 }
             case .inOrder(let compiled):
@@ -74,11 +75,13 @@ extension VerificationRun {
     }
 
     /// The ranges of source keys that split the objects `compiled` migrates into parts of about `rowsPerRange`
-    /// keys, read from the ends of the source table's b-tree; one range, nil (every key), for a small table.
+    /// keys, read from the ends of the source table's b-tree; one range, nil (every key), for a small table, or
+    /// one whose keys are not its rowid (a NULL key would be in no range; the source check reports the table).
     private func sourceKeyRanges(of compiled: CompiledEntityMapping, rowsPerRange: Int64) -> [ClosedRange<Int64>?] {
-        guard let sourceEntity = compiled.mapping.sourceEntity,
-            let keys = try? EntityTable.keyRange(
-                ofTable: sourceLayout.table(for: sourceEntity).name, schema: "src", in: connection),
+        guard let sourceEntity = compiled.mapping.sourceEntity else { return [nil] }
+        let table = sourceLayout.table(for: sourceEntity).name
+        guard (try? EntityTable.keyIsRowid(ofTable: table, schema: "src", in: connection)) == true,
+            let keys = try? EntityTable.keyRange(ofTable: table, schema: "src", in: connection),
             let ranges = Self.split(keys, rowsPerRange: rowsPerRange)
         else { return [nil] }
         return ranges
@@ -102,8 +105,11 @@ extension VerificationRun {
 
     /// One comparison of objects that keep their source keys, recorded in the ledger. When it cannot run, the
     /// reason leaves out the statement, which names the range of keys: the ranges of one mapping fail alike
-    /// and are listed once.
-    private func compareObjects(_ compiled: CompiledEntityMapping, into entity: String, keys: ClosedRange<Int64>?) {
+    /// and are listed once. `feeder` tells the mappings into `entity` apart in the ledger: a mapping's name is
+    /// unique only within its mapping model, and passes may repeat one.
+    private func compareObjects(
+        _ compiled: CompiledEntityMapping, feeder: Int, into entity: String, keys: ClosedRange<Int64>?
+    ) {
         var comparison = ObjectLedger.Comparison(entity: entity)
         do {
             comparison = try compareByKey(compiled, into: entity, keys: keys)
@@ -117,7 +123,7 @@ extension VerificationRun {
         if let sourceEntity = compiled.mapping.sourceEntity, source.entity(named: sourceEntity)?.isAbstract == false {
             ledger.recordSourceRows(
                 comparison.sourceRows, table: sourceLayout.table(for: sourceEntity).name, entity: sourceEntity,
-                mapping: compiled.name)
+                feeder: "\(entity) \(feeder)")
         }
     }
 
@@ -208,7 +214,8 @@ extension VerificationRun {
                     complete = false
                     return
                 }
-                let isPresent = !row.isNull(1) && row.int64(2) == Int64(number)
+                // As SQL's `d.Z_ENT IS n`: a REAL 2.5 stored in Z_ENT reads as 2 through int64.
+                let isPresent = !row.isNull(1) && row.columnType(2) == .integer && row.int64(2) == Int64(number)
                 if everyRow {
                     comparison.sourceRows! += 1
                     if isPresent { comparison.matched! += 1 }
@@ -222,7 +229,7 @@ extension VerificationRun {
                     continue
                 }
                 guard isPresent else {
-                    let found = row.isNull(1) ? "no object" : "an object of Z_ENT \(row.int64(2))"
+                    let found = row.isNull(1) ? "no object" : "an object of Z_ENT \(row.string(2) ?? "NULL")"
                     collector.add(
                         .missingObject, entity: entity, primaryKey: key,
                         "\(sourceEntity) object \(key) should become \(entity) \(key); found \(found)")

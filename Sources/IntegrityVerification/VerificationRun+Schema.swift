@@ -41,7 +41,8 @@ extension VerificationRun {
         }
     }
 
-    /// Every table and column of the destination layout exists, and no other data table or column does.
+    /// Every table and column of the destination layout exists, and no other data table or column does; each
+    /// entity table's `Z_PK` is its rowid, so that keys are present and unique.
     func checkSchema() {
         guarded(.schema, entity: nil) {
             var expected: [String: (entity: String, columns: [String])] = [:]
@@ -80,6 +81,13 @@ extension VerificationRun {
                     collector.add(
                         .schema, entity: want.entity, property: column, primaryKey: nil,
                         "unexpected column \(table).\(column)")
+                }
+                if want.columns.first == "Z_PK", have.contains("Z_PK"),
+                    try !EntityTable.keyIsRowid(ofTable: table, in: connection)
+                {
+                    collector.add(
+                        .schema, entity: want.entity, property: "Z_PK", primaryKey: nil,
+                        "\(table).Z_PK is not its INTEGER PRIMARY KEY")
                 }
             }
         }
@@ -134,7 +142,7 @@ extension VerificationRun {
                 let condition = EntityTable.noEntitySQL(of: concrete.compactMap { layout.entityNumbers[$0] })
                 let sql = "SELECT Z_PK, Z_ENT FROM main.\(quoted(table.name)) WHERE \(condition) ORDER BY Z_PK"
                 try forEachRow(sql) { row in
-                    let found = row.isNull(1) ? "NULL" : String(row.int64(1))
+                    let found = row.string(1) ?? "NULL"  // as stored: a REAL 2.5 is no entity 2
                     collector.add(
                         .entityNumber, entity: table.root, property: "Z_ENT", primaryKey: row.int64(0),
                         "Z_ENT \(found) is not a concrete entity of \(table.name)")

@@ -4,7 +4,8 @@ import SQLiteDatabase
 
 extension VerificationRun {
     /// The source store fits its own model, so that the destination can be checked against it: its `-wal` is
-    /// its own, every table and column of its layout exists, every row's `Z_ENT` is a concrete entity of its
+    /// its own, every table and column of its layout exists, `Z_PK` is each table's rowid, every row's `Z_ENT` is a
+    /// concrete entity of its
     /// table and every `Z_PK` lies between 1 and its root's `Z_MAX`. Rows that break this belong to no mapping,
     /// so a migration that dropped them would otherwise look complete. Runs after the object comparisons, which
     /// may have read every row of a table already (see ``ObjectLedger``).
@@ -38,6 +39,14 @@ extension VerificationRun {
                         "source store: missing column \(table.name).\(column)")
                 }
                 guard missing.isEmpty else { continue }
+                // The comparisons count source rows by key (see ``ObjectLedger``): a key that may repeat or be
+                // NULL would let a count look complete while a row goes unmet.
+                guard try EntityTable.keyIsRowid(ofTable: table.name, schema: "src", in: connection) else {
+                    collector.add(
+                        .schema, entity: table.root, property: "Z_PK", primaryKey: nil,
+                        "source store: \(table.name).Z_PK is not its INTEGER PRIMARY KEY")
+                    continue
+                }
                 checkSourceRows(
                     of: table, maximum: sourceLayout.entityNumbers[table.root].flatMap { maxima[Int64($0)] })
             }
@@ -66,7 +75,7 @@ extension VerificationRun {
                 "SELECT Z_PK, Z_ENT, Z_ENT IN (\(list)) FROM src.\(name) WHERE \(condition) ORDER BY Z_PK"
             try forEachRow(sql) { row in
                 let key = row.int64(0)
-                let found = row.isNull(1) ? "NULL" : String(row.int64(1))
+                let found = row.string(1) ?? "NULL"  // as stored: a REAL 2.5 is no entity 2
                 let detail =
                     row.int64(2) == 1
                     ? "source store: primary key \(key) is outside 1…\(maximum ?? 0) (Z_PRIMARYKEY's Z_MAX)"

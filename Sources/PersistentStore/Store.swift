@@ -293,4 +293,18 @@ extension EntityTable {
         guard let lowest = ends.first?[0].int64, let highest = ends.first?[1].int64 else { return nil }
         return lowest...highest
     }
+
+    /// Whether `Z_PK` is the rowid of the table `name` in the database `schema` of `connection`, as Core Data
+    /// declares it (`Z_PK INTEGER PRIMARY KEY`, format note C1): its only primary-key column, declared `INTEGER`,
+    /// in a table with rowids. Only then is every key present and unique.
+    public static func keyIsRowid(
+        ofTable name: String, schema: String = "main", in connection: Connection
+    ) throws(SQLiteError) -> Bool {
+        let keys = try connection.rows(
+            "SELECT name, upper(type) FROM pragma_table_info(?, ?) WHERE pk > 0", [.text(name), .text(schema)])
+        guard keys.count == 1, keys[0][0].string == "Z_PK", keys[0][1].string == "INTEGER" else { return false }
+        let withRowid = try connection.scalar(
+            "SELECT wr = 0 FROM pragma_table_list WHERE schema = ? AND name = ?", [.text(schema), .text(name)])
+        return withRowid?.int64 == 1
+    }
 }

@@ -121,6 +121,10 @@ struct CorruptionTests {
                 + "UPDATE ZTAG SET ZLABEL = (SELECT ZLABEL FROM ZTAG WHERE Z_PK = 1) WHERE Z_PK = 2"),
         Corruption("a missing column", .schema, "Book", "isbn", sql: "ALTER TABLE ZBOOK DROP COLUMN ZISBN"),
         Corruption("an extra column", .schema, "Book", "ZEXTRA", sql: "ALTER TABLE ZBOOK ADD COLUMN ZEXTRA INTEGER"),
+        // A doubled row would meet its source object twice and make the comparisons' count look complete.
+        Corruption(
+            "a key that repeats", .schema, "Book", "Z_PK",
+            sql: SourceDamageTests.withoutRowidKey("ZBOOK") + "INSERT INTO ZBOOK SELECT * FROM ZBOOK WHERE Z_PK = 5"),
         Corruption("the source version's metadata", .metadata, "Book", "versionHash") { store in
             let plist = try StoreMetadata(version: try Shelf.v1()).plist()
             let connection = try Connection(path: store, mode: .readWrite)

@@ -99,6 +99,19 @@ struct RowByRowJoinTests {
         }
     }
 
+    /// A REAL in Z_ENT is no entity number, though it reads as one through `sqlite3_column_int64` (2.5 as 2).
+    @Test(arguments: [false, true])
+    func aFractionalEntityNumberIsReported(rowByRow: Bool) throws {
+        try Self.verdict(
+            rowByRow: rowByRow, after: { try Shelf.corrupt($1, "UPDATE ZBOOK SET Z_ENT = 2.5 WHERE Z_PK = 6") }
+        ) {
+            result, _ in
+            let group = try #require(result.group(.entityNumber, "Book", "Z_ENT"), "\(result.summary)")
+            #expect(group.count == 1)
+            #expect(group.examples.first?.detail == "Z_ENT 2.5 is not a concrete entity of ZBOOK")
+        }
+    }
+
     /// Checks run on two threads; their findings come out in the order the checks are listed in, as on one.
     @Test func findingsOfBothThreadsKeepTheOrderOfTheChecks() throws {
         try Shelf.withMigratedStores { source, destination in

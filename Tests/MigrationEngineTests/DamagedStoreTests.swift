@@ -44,6 +44,11 @@ struct DamagedStoreTests {
         ("ALTER TABLE ZPOST DROP COLUMN ZCOLOR", "has no such column ZPOST.ZCOLOR"),
         ("DROP TABLE ZPOST", "has no table ZPOST"),
         ("DELETE FROM Z_PRIMARYKEY WHERE Z_NAME = 'Post'", "no Z_PRIMARYKEY row for entity Post"),
+        (
+            "CREATE TABLE COPY AS SELECT * FROM ZPOST; DROP TABLE ZPOST; ALTER TABLE COPY RENAME TO ZPOST; "
+                + "INSERT INTO ZPOST SELECT * FROM ZPOST WHERE Z_PK = 1",
+            "ZPOST whose Z_PK is not its INTEGER PRIMARY KEY"
+        ),
     ]
 
     @Test(arguments: damages.indices)

@@ -75,4 +75,39 @@ struct FixtureLayoutTests {
             #expect(counts.values.reduce(0, +) > 0)
         }
     }
+
+    /// In every store Core Data wrote, each entity table's `Z_PK` is its rowid (`Z_PK INTEGER PRIMARY KEY`), which
+    /// the verifier requires of both stores; a key that may repeat or be NULL is not one.
+    @Test func everyRealEntityTableKeysByRowid() throws {
+        let files = try #require(FileManager.default.enumerator(at: Fixtures.root, includingPropertiesForKeys: nil))
+            .compactMap { $0 as? URL }.filter { $0.pathExtension == "sqlite" }
+        #expect(files.count >= 7)
+        for file in files {
+            try Fixtures.withStoreCopy(at: file) { url in
+                let connection = try Connection(path: url.path, mode: .readOnly)
+                let tables = try connection.rows(
+                    "SELECT m.name FROM sqlite_master m JOIN pragma_table_info(m.name) c ON c.name = 'Z_PK' "
+                        + "WHERE m.type = 'table'")
+                #expect(!tables.isEmpty, "\(file.lastPathComponent)")
+                for table in tables.compactMap({ $0.first?.string }) {
+                    #expect(
+                        try EntityTable.keyIsRowid(ofTable: table, in: connection), "\(file.lastPathComponent) \(table)"
+                    )
+                }
+            }
+        }
+        let connection = try Connection(path: ":memory:", mode: .readWriteCreate)
+        try connection.execute(
+            """
+            CREATE TABLE ZROWID (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER);
+            CREATE TABLE ZCOPY AS SELECT * FROM ZROWID;
+            CREATE TABLE ZINT (Z_PK INT PRIMARY KEY, Z_ENT INTEGER);
+            CREATE TABLE ZPAIR (Z_PK INTEGER, Z_ENT INTEGER, PRIMARY KEY (Z_PK, Z_ENT));
+            CREATE TABLE ZNOROWID (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER) WITHOUT ROWID;
+            """)
+        #expect(try EntityTable.keyIsRowid(ofTable: "ZROWID", in: connection))
+        for table in ["ZCOPY", "ZINT", "ZPAIR", "ZNOROWID", "ZNONE"] {
+            #expect(try !EntityTable.keyIsRowid(ofTable: table, in: connection), "\(table)")
+        }
+    }
 }

@@ -3,9 +3,9 @@ import PersistentStore
 import SQLiteDatabase
 
 /// The check a store passes before it is migrated: its `-wal` is its own, and its content fits its own model —
-/// every table and column of its layout exists, every row's `Z_ENT` is an entity of its table, every `Z_PK` lies
-/// between 1 and its root's `Z_MAX`. A store that breaks its model would otherwise be migrated into a store that
-/// silently lacks the rows nothing maps, or worse.
+/// every table and column of its layout exists, each entity table's `Z_PK` is its rowid, every row's `Z_ENT` is
+/// an entity of its table, every `Z_PK` lies between 1 and its root's `Z_MAX`. A store that breaks its model
+/// would otherwise be migrated into a store that silently lacks the rows nothing maps, or worse.
 ///
 /// Cheap by design: the schema is read from `sqlite_master`, and each entity table is read once, in one
 /// aggregate query. The store is opened read-only, so nothing of it changes, and its log is not folded in.
@@ -66,6 +66,10 @@ enum StoreContentCheck {
             guard !have.isEmpty else { throw refusal(path, "has no table \(table.name) (entity \(table.root))") }
             for column in ["Z_PK", "Z_ENT"] + table.columns.map(\.name) where !have.contains(column) {
                 throw refusal(path, "has no such column \(table.name).\(column) (entity \(table.root))")
+            }
+            guard try EntityTable.keyIsRowid(ofTable: table.name, in: connection) else {
+                throw refusal(
+                    path, "has a table \(table.name) whose Z_PK is not its INTEGER PRIMARY KEY, so keys may repeat")
             }
             guard let rootNumber = layout.entityNumbers[table.root], let maximum = maxima[rootNumber] else {
                 throw refusal(path, "has no Z_PRIMARYKEY row for entity \(table.root)")
