@@ -67,9 +67,9 @@ extension VerificationRun {
                     continue
                 }
                 let have = try connection.columns(of: table).map(\.name)
+                let entityTable = layout.entityTables.first { $0.name == table }
                 let properties = Dictionary(
-                    layout.entityTables.first { $0.name == table }?.columns.map { ($0.name, $0) } ?? [],
-                    uniquingKeysWith: { first, _ in first })
+                    entityTable?.columns.map { ($0.name, $0) } ?? [], uniquingKeysWith: { first, _ in first })
                 for column in want.columns where !have.contains(column) {
                     // Named by the model's entity and property where the column holds one.
                     collector.add(
@@ -82,7 +82,7 @@ extension VerificationRun {
                         .schema, entity: want.entity, property: column, primaryKey: nil,
                         "unexpected column \(table).\(column)")
                 }
-                if want.columns.first == "Z_PK", have.contains("Z_PK"),
+                if entityTable != nil, have.contains("Z_PK"),
                     try !EntityTable.keyIsRowid(ofTable: table, in: connection)
                 {
                     collector.add(

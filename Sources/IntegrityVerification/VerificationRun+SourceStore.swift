@@ -4,11 +4,10 @@ import SQLiteDatabase
 
 extension VerificationRun {
     /// The source store fits its own model, so that the destination can be checked against it: its `-wal` is
-    /// its own, every table and column of its layout exists, `Z_PK` is each table's rowid, every row's `Z_ENT` is a
-    /// concrete entity of its
-    /// table and every `Z_PK` lies between 1 and its root's `Z_MAX`. Rows that break this belong to no mapping,
-    /// so a migration that dropped them would otherwise look complete. Runs after the object comparisons, which
-    /// may have read every row of a table already (see ``ObjectLedger``).
+    /// its own, every table and column of its layout exists, `Z_PK` is each table's rowid, every row's `Z_ENT`
+    /// is a concrete entity of its table and every `Z_PK` lies between 1 and its root's `Z_MAX`. Rows that break
+    /// this belong to no mapping, so a migration that dropped them would otherwise look complete. Runs after the
+    /// object comparisons, which may have read every row of a table already (see ``ObjectLedger``).
     func checkSourceStore() {
         if let problem = WriteAheadLog.foreignLogProblem(storeAt: sourcePath) {
             collector.add(.integrityCheck, entity: nil, primaryKey: nil, "source store: \(problem)")
