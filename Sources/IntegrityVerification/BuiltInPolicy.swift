@@ -29,6 +29,24 @@ enum BuiltInPolicy: String {
     var makesObjects: Bool { self == .splitAttributeIntoEntity || self == .findOrCreate }
 }
 
+extension EntityMapping {
+    /// The objects of other entities that the mapping's policy makes beside its own: those a Swift policy
+    /// declares, or those a built-in policy's settings describe (a setting left out reads as an empty name,
+    /// which the check reports as unusable).
+    var madeObjects: [MadeObjects] {
+        if let declaration { return declaration.makes }
+        guard let policy = BuiltInPolicy(self), policy.makesObjects else { return [] }
+        let shared = policy == .findOrCreate
+        return [
+            MadeObjects(
+                rule: shared ? .onePerValue : .onePerObject, entity: userInfo["entity"] ?? "",
+                relationship: userInfo["relationship"] ?? "", sourceAttribute: userInfo["attribute"] ?? "",
+                attribute: userInfo[shared ? "keyAttribute" : "targetAttribute"] ?? "",
+                identifierAttribute: shared ? nil : userInfo["identifierAttribute"])
+        ]
+    }
+}
+
 /// ``BuiltInPolicy/convertType``'s conversions, re-derived from its documentation: text to and from
 /// integers, decimals, doubles, booleans (`YES`/`true`/`1`), dates (ISO 8601 or seconds since 2001) and UUIDs.
 enum TypeConversion {

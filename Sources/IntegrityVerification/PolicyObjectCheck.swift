@@ -3,16 +3,18 @@ import ObjectModel
 import PersistentStore
 import SQLiteDatabase
 
-/// The objects that ``BuiltInPolicy/splitAttributeIntoEntity`` and ``BuiltInPolicy/findOrCreate`` make beside
-/// each migrated object, checked pair by pair as ``VerificationRun`` steps through the migrated objects:
-/// - split: an object with a value relates to exactly one new object holding that value (with a new
-///   identifier, if asked), no two objects share one, and no new object is left unrelated;
-/// - find or create: an object with a value relates to exactly one shared object whose key is that value,
-///   no two shared objects have the same key, and none is left unrelated.
+/// The objects that a policy makes beside each migrated object (``BuiltInPolicy/splitAttributeIntoEntity`` and
+/// ``BuiltInPolicy/findOrCreate``, or a Swift policy's ``PolicyDeclaration``), checked pair by pair as
+/// ``VerificationRun`` steps through the migrated objects:
+/// - one per object (split): an object with a value relates to exactly one new object holding that value (with
+///   a new identifier, if asked), no two objects share one, and no new object is left unrelated;
+/// - one per value (find or create): an object with a value relates to exactly one shared object whose key is
+///   that value, no two shared objects have the same key, and none is left unrelated.
 /// Objects without a value relate to nothing.
 final class PolicyObjectCheck {
     private let run: VerificationRun
-    private let policy: BuiltInPolicy
+    private let policy: String
+    private let shared: Bool
     private let owner: String
     private let relationship: String
     private let entity: String
@@ -25,26 +27,25 @@ final class PolicyObjectCheck {
     private let familyEdges: String
     private let lookup: Statement
 
-    /// The check for `compiled` when it runs one of the two policies with usable settings; else nil, the
-    /// objects of its `entity` listed as not checked.
-    init?(_ compiled: CompiledEntityMapping, owner: String, run: VerificationRun) throws {
-        guard let policy = BuiltInPolicy(compiled.mapping), policy.makesObjects,
-            let sourceEntity = compiled.mapping.sourceEntity
-        else { return nil }
-        let settings = compiled.mapping.userInfo
-        let targetKey = policy == .findOrCreate ? "keyAttribute" : "targetAttribute"
+    /// The check of `made` by `compiled`'s policy when it names usable properties; else nil, the objects of its
+    /// `entity` listed as not checked.
+    init?(_ compiled: CompiledEntityMapping, made: MadeObjects, owner: String, run: VerificationRun) throws {
+        guard let sourceEntity = compiled.mapping.sourceEntity else { return nil }
+        let policy = compiled.mapping.policy ?? ""
         let version = run.destination
         let layout = run.layout
-        let entity = settings["entity"] ?? ""
-        guard let relationshipName = settings["relationship"],
-            let relationship = version.relationship(relationshipName, of: owner), version.entity(named: entity) != nil,
-            let attribute = settings[targetKey].flatMap({ version.attribute($0, of: entity) }),
+        let entity = made.entity
+        let relationshipName = made.relationship
+        guard let relationship = version.relationship(relationshipName, of: owner),
+            version.entity(named: entity) != nil,
+            let attribute = version.attribute(made.attribute, of: entity),
             let slot = run.source.attributes(of: sourceEntity).filter({ !$0.isTransient })
-                .firstIndex(where: { $0.name == settings["attribute"] }),
+                .firstIndex(where: { $0.name == made.sourceAttribute }),
             let edges = VerificationRun.edges(of: relationship, entity: owner, in: layout, schema: "main"),
             let column = layout.table(for: entity).column(for: attribute.name, of: entity, version: version)
         else {
-            let reason = "the settings of policy \(policy.rawValue) in \(compiled.name) name no usable properties"
+            let what = compiled.mapping.declaration == nil ? "the settings" : "the declaration"
+            let reason = "\(what) of policy \(policy) in \(compiled.name) name no usable properties"
             for kind in [ViolationKind.missingObject, .unexpectedObject, .attributeValue, .missingEdge] {
                 run.collector.skip(kind, entity: entity, reason)
             }
@@ -52,6 +53,7 @@ final class PolicyObjectCheck {
         }
         self.run = run
         self.policy = policy
+        self.shared = made.rule == .onePerValue
         self.owner = owner
         self.relationship = relationshipName
         self.entity = entity
@@ -65,9 +67,7 @@ final class PolicyObjectCheck {
         }
         familyEdges = family.isEmpty ? edges : family.joined(separator: " UNION ALL ")
         let table = layout.table(for: entity)
-        identifier =
-            policy == .splitAttributeIntoEntity
-            ? settings["identifierAttribute"].flatMap { version.attribute($0, of: entity) } : nil
+        identifier = shared ? nil : made.identifierAttribute.flatMap { version.attribute($0, of: entity) }
         let identifierColumn =
             identifier.flatMap { table.column(for: $0.name, of: entity, version: version) }.map {
                 "t.\(quoted($0.name))"
@@ -93,7 +93,7 @@ final class PolicyObjectCheck {
             for edge in related {
                 collector.add(
                     .unexpectedEdge, entity: owner, property: relationship, primaryKey: key,
-                    "relates to \(entity) \(edge.key), but its source object has no value to \(policy.rawValue)")
+                    "relates to \(entity) \(edge.key), but its source object has no value to \(policy)")
             }
             return
         }
@@ -113,7 +113,7 @@ final class PolicyObjectCheck {
                 "relates to \(related.count) \(entity) objects, not one")
         }
         for edge in related where edge.exists {
-            if !StoredValue.matches(edge.value, expected, type: attribute.type) && policy == .findOrCreate {
+            if !StoredValue.matches(edge.value, expected, type: attribute.type) && shared {
                 // The shared objects' keys are checked unique below: a wrong key means the wrong object.
                 collector.add(
                     .unexpectedEdge, entity: owner, property: relationship, primaryKey: key,
@@ -149,7 +149,7 @@ final class PolicyObjectCheck {
                 "no \(owner) object relates to it through \(relationship)")
         }
         var groups = [(attribute.name, "share one value of \(attribute.name)")]
-        if policy == .splitAttributeIntoEntity {
+        if !shared {
             try run.forEachRow("SELECT b, COUNT(*) FROM (\(edges)) GROUP BY b HAVING COUNT(*) > 1 ORDER BY 1") { row in
                 collector.add(
                     .unexpectedEdge, entity: owner, property: relationship, primaryKey: nil,
@@ -163,9 +163,9 @@ final class PolicyObjectCheck {
                 "SELECT MIN(Z_PK), COUNT(*) FROM main.\(quoted(table.name)) WHERE Z_ENT = \(number) "
                 + "AND \(quoted(column)) IS NOT NULL GROUP BY \(quoted(column)) HAVING COUNT(*) > 1 ORDER BY 1"
             try run.forEachRow(sql) { row in
-                let kind: ViolationKind = policy == .findOrCreate ? .unexpectedObject : .attributeValue
+                let kind: ViolationKind = shared ? .unexpectedObject : .attributeValue
                 collector.add(
-                    kind, entity: entity, property: policy == .findOrCreate ? nil : name, primaryKey: row.int64(0),
+                    kind, entity: entity, property: shared ? nil : name, primaryKey: row.int64(0),
                     "\(row.int64(1)) \(entity) objects \(what)")
             }
         }

@@ -304,7 +304,9 @@ extension VerificationRun {
             "SELECT \((["d.Z_PK"] + checks.map { "d.\(quoted($0.column))" }).joined(separator: ", ")) "
             + "FROM main.\(quoted(layout.table(for: entity).name)) d WHERE d.Z_ENT = \(layout.entityNumbers[entity]!) "
             + "ORDER BY d.Z_PK"
-        let objects = try PolicyObjectCheck(compiled, owner: entity, run: self)
+        let objects = try compiled.mapping.madeObjects.compactMap {
+            try PolicyObjectCheck(compiled, made: $0, owner: entity, run: self)
+        }
         let every = Array(checks.indices)
         var identical = true
         try connection.withStatement(sourceQuery) { sourceRow in
@@ -329,7 +331,7 @@ extension VerificationRun {
                     identical = identical && key == sourceKey
                     compareAttributes(
                         checks, every, row: row, firstColumn: 1, key: key, entity: entity, context: context)
-                    try objects?.check(source: context, destination: key)
+                    for check in objects { try check.check(source: context, destination: key) }
                 }
                 while try row.step() {
                     identical = false
@@ -339,7 +341,7 @@ extension VerificationRun {
                 }
             }
         }
-        try objects?.finish()
+        for check in objects { try check.finish() }
         if case .newIdentifier = checks.first(where: { $0.attribute.name == compiled.mapping.userInfo["attribute"] })?
             .expectation
         {

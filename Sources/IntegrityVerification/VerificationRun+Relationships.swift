@@ -90,17 +90,19 @@ extension VerificationRun {
         }
     }
 
-    /// `Entity.relationship` of both sides of every relationship a built-in policy sets.
+    /// `Entity.relationship` of both sides of every relationship a policy sets to the objects it makes.
     private func policyRelationships() -> Set<String> {
         var result: Set<String> = []
-        for compiled in mappings where BuiltInPolicy(compiled.mapping)?.makesObjects == true {
-            guard let owner = compiled.mapping.destinationEntity, let name = compiled.mapping.userInfo["relationship"],
-                let relationship = destination.relationship(name, of: owner)
-            else { continue }
-            for entity in destination.hierarchy(of: owner) { result.insert("\(entity).\(name)") }
-            if let inverse = relationship.inverse {
-                for entity in destination.hierarchy(of: relationship.destination) {
-                    result.insert("\(entity).\(inverse)")
+        for compiled in mappings {
+            for made in compiled.mapping.madeObjects {
+                guard let owner = compiled.mapping.destinationEntity,
+                    let relationship = destination.relationship(made.relationship, of: owner)
+                else { continue }
+                for entity in destination.hierarchy(of: owner) { result.insert("\(entity).\(made.relationship)") }
+                if let inverse = relationship.inverse {
+                    for entity in destination.hierarchy(of: relationship.destination) {
+                        result.insert("\(entity).\(inverse)")
+                    }
                 }
             }
         }

@@ -165,10 +165,12 @@ final class VerificationRun {
         var result: [String: ObjectCorrespondence] = [:]
         for entity in destination.entities where !entity.isAbstract {
             let into = mappings.filter { $0.mapping.destinationEntity == entity.name }
-            let made = mappings.filter {
-                BuiltInPolicy($0.mapping)?.makesObjects == true && $0.mapping.userInfo["entity"] == entity.name
+            let made = mappings.flatMap { compiled in
+                compiled.mapping.madeObjects.filter { $0.entity == entity.name }.map { _ in compiled }
             }
-            if let custom = into.first(where: { $0.mapping.policy != nil && BuiltInPolicy($0.mapping) == nil }) {
+            if let custom = into.first(where: {
+                $0.mapping.policy != nil && BuiltInPolicy($0.mapping) == nil && $0.mapping.declaration == nil
+            }) {
                 result[entity.name] = .unknown(
                     "custom policy '\(custom.mapping.policy ?? "")' of \(custom.name) decides which objects it makes")
                 continue
@@ -263,7 +265,8 @@ enum ObjectCorrespondence {
     /// One mapping makes every object, one per migrated source object, in the order of the source keys: the
     /// n-th migrated source object is the n-th destination object.
     case inOrder(CompiledEntityMapping)
-    /// The objects are made by a built-in policy of another entity's mapping (split out, or found or created).
+    /// The objects are made by the policy of another entity's mapping (split out, or found or created): a
+    /// built-in one, or a Swift policy that declares them.
     case madeByPolicy(CompiledEntityMapping)
     /// No mapping makes objects of the entity, so it has none.
     case noObjects
@@ -280,6 +283,7 @@ extension CompiledEntityMapping {
             return false
         }
         guard mapping.policy != nil else { return true }
+        if let declaration = mapping.declaration { return declaration.makesMappedObjects }
         return BuiltInPolicy(mapping).map { $0 != .dropAllRows } ?? false
     }
 }

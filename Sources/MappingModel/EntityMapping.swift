@@ -40,6 +40,9 @@ public struct EntityMapping: Sendable, Hashable {
     public var policy: String?
     /// Free-form key/value pairs.
     public var userInfo: [String: String]
+    /// What the policy makes, when it is a Swift policy that declares it (set from the policy's registration or
+    /// binding); the verifier checks the policy's objects against it.
+    public var declaration: PolicyDeclaration?
 
     /// Creates an entity mapping; only the name, kind and entities are required.
     public init(

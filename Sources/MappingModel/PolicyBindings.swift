@@ -13,6 +13,9 @@ package import Yams
 ///     policy: SplitAttributeIntoEntity
 ///     userInfo: { attribute: hexColor, entity: Color, targetAttribute: hex, relationship: color }
 ///   CustomMigration: CustomMigration        # a Swift policy registered under the class name
+///   TagMigrationPolicy:                     # a Swift policy, with what it makes for the verifier
+///     makes:
+///       - { entity: Tag, relationship: tags, from: tagName, attribute: name, rule: onePerValue }
 /// ```
 public struct PolicyBindings: Sendable, Hashable {
     /// One class's registered policy and the user info it adds to the entity mappings that name the class.
@@ -21,11 +24,14 @@ public struct PolicyBindings: Sendable, Hashable {
         public var policy: String
         /// Settings added to the entity mapping's user info (the mapping's own keys win).
         public var userInfo: [String: String]
+        /// What the policy makes, for the verifier (a Swift policy's declaration), or nil.
+        public var declaration: PolicyDeclaration?
 
-        /// A binding to `policy` with `userInfo`.
-        public init(policy: String, userInfo: [String: String] = [:]) {
+        /// A binding to `policy` with `userInfo` and, for a Swift policy, its `declaration`.
+        public init(policy: String, userInfo: [String: String] = [:], declaration: PolicyDeclaration? = nil) {
             self.policy = policy
             self.userInfo = userInfo
+            self.declaration = declaration
         }
     }
 
@@ -58,15 +64,61 @@ public struct PolicyBindings: Sendable, Hashable {
                 bindings[entry.key] = Binding(policy: name)
                 continue
             }
+            let what = "the binding of '\(entry.key)'"
             let fields = try MappingFileFields(
-                entry.value, what: "the binding of '\(entry.key)' (a policy name or { policy, userInfo })",
-                context: context)
-            try fields.allow(["policy", "userInfo"])
+                entry.value, what: "\(what) (a policy name or { policy, userInfo, makes })", context: context)
+            try fields.allow(["policy", "userInfo", "makes", "makesMappedObjects"])
+            let declared = fields.has("makes") || fields.has("makesMappedObjects")
             bindings[entry.key] = Binding(
-                policy: try fields.requiredString("policy", of: "the binding of '\(entry.key)'"),
-                userInfo: try fields.stringMap("userInfo"))
+                policy: declared
+                    ? try fields.string("policy") ?? entry.key : try fields.requiredString("policy", of: what),
+                userInfo: try fields.stringMap("userInfo"),
+                declaration: declared ? try Self.declaration(fields, of: entry.key, context: context) : nil)
         }
         self.bindings = bindings
+    }
+
+    /// The `makes` and `makesMappedObjects` of the binding of `name`.
+    private static func declaration(
+        _ fields: MappingFileFields, of name: String, context: MappingFileContext
+    ) throws(MappingError) -> PolicyDeclaration {
+        var made: [MadeObjects] = []
+        for node in try fields.list("makes") {
+            let what = "an object that '\(name)' makes"
+            let object = try MappingFileFields(
+                node, what: "\(what) ({ entity, relationship, from, attribute, identifier, rule })", context: context)
+            try object.allow(["entity", "relationship", "from", "attribute", "identifier", "rule"])
+            let ruleName = try object.string("rule") ?? MadeObjects.Rule.onePerObject.rawValue
+            guard let rule = MadeObjects.Rule(rawValue: ruleName) else {
+                throw context.error(
+                    .malformedFile,
+                    "\(what): rule '\(ruleName)' is not one of "
+                        + MadeObjects.Rule.allCases.map(\.rawValue).joined(separator: ", "),
+                    at: object.value("rule"))
+            }
+            made.append(
+                MadeObjects(
+                    rule: rule, entity: try object.requiredString("entity", of: what),
+                    relationship: try object.requiredString("relationship", of: what),
+                    sourceAttribute: try object.requiredString("from", of: what),
+                    attribute: try object.requiredString("attribute", of: what),
+                    identifierAttribute: try object.string("identifier")))
+        }
+        return PolicyDeclaration(makesMappedObjects: try fields.bool("makesMappedObjects") ?? true, makes: made)
+    }
+
+    /// These bindings with `declarations` (by registered policy name) added: to every binding to a declared
+    /// policy that has no declaration of its own, and as a binding of the policy's own name as a class, unless
+    /// one binds that class already.
+    public func declaring(_ declarations: [String: PolicyDeclaration]) -> PolicyBindings {
+        var result = bindings
+        for (name, binding) in result where binding.declaration == nil {
+            result[name]?.declaration = declarations[binding.policy]
+        }
+        for (policy, declaration) in declarations where result[policy] == nil {
+            result[policy] = Binding(policy: policy, declaration: declaration)
+        }
+        return PolicyBindings(result)
     }
 
     /// These bindings with `other`'s added (`other` wins for a class both bind).
@@ -77,13 +129,14 @@ public struct PolicyBindings: Sendable, Hashable {
 
 extension MappingModel {
     /// The mapping with every entity mapping whose policy class `bindings` binds renamed to its registered
-    /// policy, and the binding's settings added to its user info.
+    /// policy, the binding's settings added to its user info and its declaration set.
     public func binding(_ bindings: PolicyBindings) -> MappingModel {
         var bound = self
         for index in bound.entityMappings.indices {
             guard let name = bound.entityMappings[index].policy, let binding = bindings.bindings[name] else { continue }
             bound.entityMappings[index].policy = binding.policy
             bound.entityMappings[index].userInfo.merge(binding.userInfo) { own, _ in own }
+            if let declaration = binding.declaration { bound.entityMappings[index].declaration = declaration }
         }
         return bound
     }

@@ -30,7 +30,8 @@ public struct MigrationTestModel: Sendable {
     public let mappingModels: [MappingModel]
     /// The policies and functions the mapping models may name: the built-in ones and the app's own.
     public let policies: PolicyRegistry
-    /// How the Xcode mapping models' policy classes are bound to registered policies.
+    /// How the Xcode mapping models' policy classes are bound to registered policies, with the declarations of
+    /// the policies registered with one (``PolicyRegistry/register(_:declaring:factory:)``).
     public let bindings: PolicyBindings
 
     /// Reads the model at `path` (an Xcode `.xcdatamodeld` bundle or a YAML/JSON model file) and the mapping
@@ -39,7 +40,8 @@ public struct MigrationTestModel: Sendable {
     ///
     /// - Parameters:
     ///   - policies: the policies the mapping models name; register the app's own with
-    ///     `PolicyRegistry.register(_:factory:)` or `register(_:for:function:)`.
+    ///     `PolicyRegistry.register(_:declaring:factory:)` (with what the policy makes, for the verifier),
+    ///     `register(_:factory:)` or `register(_:for:function:)`.
     ///   - bindings: the policy classes of Xcode mapping models bound to registered policies.
     /// - Throws: a ``ModelError`` or ``MappingError`` naming the file, line and field.
     public init(
@@ -47,6 +49,7 @@ public struct MigrationTestModel: Sendable {
         bindings: PolicyBindings = PolicyBindings()
     ) throws {
         let history = try ModelLoader.load(path: path)
+        let bindings = bindings.declaring(policies.declarations)
         self.path = path
         self.history = history
         self.mappingModels = try MappingModelLoader.load(
@@ -55,15 +58,17 @@ public struct MigrationTestModel: Sendable {
         self.bindings = bindings
     }
 
-    /// A model built in Swift, with mapping models built or read elsewhere.
+    /// A model built in Swift, with mapping models built or read elsewhere; the entity mappings that name a
+    /// policy registered with a declaration get it.
     public init(
         history: ModelHistory, mappingModels: [MappingModel] = [], policies: PolicyRegistry = .builtIn()
     ) {
         self.path = nil
         self.history = history
-        self.mappingModels = mappingModels
+        let bindings = PolicyBindings().declaring(policies.declarations)
+        self.bindings = bindings
+        self.mappingModels = mappingModels.map { $0.binding(bindings) }
         self.policies = policies
-        self.bindings = PolicyBindings()
     }
 
     /// Creates an empty store at `version` at `path`, for objects to be inserted into.

@@ -16,6 +16,7 @@ public final class PolicyRegistry: Sendable {
 
     private let factories: Mutex<[String: Factory]>
     private let functions = Mutex<[String: [String: Function]]>([:])
+    private let declared = Mutex<[String: PolicyDeclaration]>([:])
 
     /// A registry holding `factories`.
     public init(_ factories: [String: Factory] = [:]) {
@@ -27,9 +28,29 @@ public final class PolicyRegistry: Sendable {
         PolicyRegistry(BuiltInPolicies.all)
     }
 
-    /// Registers `factory` under `name`, replacing any policy of that name.
+    /// Registers `factory` under `name`, replacing any policy of that name (and its declaration).
     public func register(_ name: String, factory: @escaping Factory) {
         factories.withLock { $0[name] = factory }
+        declared.withLock { $0[name] = nil }
+    }
+
+    /// Registers `factory` under `name` with what the policy makes, so that the verifier, which never runs it,
+    /// checks its objects against `declaration` instead of listing them as not checked or unexpected.
+    ///
+    /// ```swift
+    /// registry.register(
+    ///     "Post2ToPost3MigrationPolicy",
+    ///     declaring: PolicyDeclaration(makes: [.onePerObject("Color", through: "color", from: "hexColor", into: "hex")])
+    /// ) { Post2ToPost3MigrationPolicy() }
+    /// ```
+    public func register(_ name: String, declaring declaration: PolicyDeclaration, factory: @escaping Factory) {
+        factories.withLock { $0[name] = factory }
+        declared.withLock { $0[name] = declaration }
+    }
+
+    /// The declarations of the policies registered with one, by name.
+    public var declarations: [String: PolicyDeclaration] {
+        declared.withLock { $0 }
     }
 
     /// Registers `function` as the answer of the policy `policy` to `selector` (`"toInt16WithValue:"`), as an
