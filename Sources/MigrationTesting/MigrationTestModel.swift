@@ -161,4 +161,20 @@ public struct MigrationTestError: Error, Sendable, CustomStringConvertible {
     init(_ description: String) {
         self.description = description
     }
+
+    /// A value as a test author writes it: `"text"`, `42`, `true`, `date(0.0)`, `nil`.
+    static func describe(_ value: AttributeValue?) -> String {
+        switch value {
+        case nil: "nil"
+        case .integer(let number)?: String(number)
+        case .double(let number)?: String(number)
+        case .decimal(let text)?: "decimal(\(text))"
+        case .string(let text)?: String(reflecting: text)
+        case .boolean(let flag)?: String(flag)
+        case .date(let seconds)?: "date(\(seconds))"
+        case .binary(let bytes)?: "binary(\(bytes.count) bytes)"
+        case .uuid(let uuid)?: "uuid(\(uuid.uuidString))"
+        case .uri(let text)?: "uri(\(text))"
+        }
+    }
 }

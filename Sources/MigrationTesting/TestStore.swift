@@ -105,6 +105,7 @@ public final class TestStore {
         let plan = try migrator.plan(from: version.name, to: target ?? model.history.currentVersionName)
         var steps: [MigrationTestResult.Step] = []
         for (index, step) in plan.steps.enumerated() {
+            try requireRegisteredPolicies(step.mappingModels)
             let before = "\(path).before-\(index + 1)"
             try FileManager.default.copyItem(atPath: path, toPath: before)
             defer { Store.remove(at: before) }
@@ -115,6 +116,24 @@ public final class TestStore {
             version = try model.requireVersion(step.to)
         }
         return MigrationTestResult(steps: steps)
+    }
+
+    /// Refuses, before the step runs, a policy that the mapping models name and no registered policy answers,
+    /// with what to pass to ``MigrationTestModel`` (the engine's own message speaks of the command line's
+    /// binding files).
+    private func requireRegisteredPolicies(_ mappingModels: [MappingModel]) throws {
+        let registered = model.policies.names
+        for mappingModel in mappingModels {
+            for mapping in mappingModel.entityMappings {
+                guard let policy = mapping.policy, !registered.contains(policy) else { continue }
+                throw MigrationTestError(
+                    (mappingModel.file.map { "\($0): " } ?? "") + "mapping '\(mapping.name)': the policy '\(policy)' "
+                        + "is bound to no registered policy: bind it to one with MigrationTestModel's bindings: "
+                        + "(PolicyBindings([\"\(policy)\": .init(policy: \"SplitAttributeIntoEntity\", userInfo: …)])) "
+                        + "or register a Swift policy of that name in its policies: "
+                        + "(PolicyRegistry.register(\"\(policy)\", declaring:factory:))")
+            }
+        }
     }
 
     /// The value at `keyPath` (`title`, or through to-one relationships: `author.name`) of every object of
@@ -128,6 +147,22 @@ public final class TestStore {
         let store = try Store.open(at: path, version: version, readOnly: true)
         return try TestStoreReading(store: store).values(
             entity, keyPath: keyPath.split(separator: ".").map(String.init))
+    }
+
+    /// Reads `keyPath` of every object of `entity`, as ``values(_:keyPath:)`` does, and throws unless they are
+    /// `expected`, with both sides in the message: `#expect(try store.values(…) == […])` prints neither, as Swift
+    /// Testing does not expand an expression that contains `try` (`let values = try store.values(…)` first, then
+    /// `#expect(values == […])`, prints both too).
+    ///
+    /// - Throws: ``MigrationTestError`` `Post.color.hex: expected ["#ff0000"], found [nil]`, or what
+    ///   ``values(_:keyPath:)`` throws.
+    public func expectValues(_ entity: String, keyPath: String, _ expected: [AttributeValue?]) throws {
+        let found = try values(entity, keyPath: keyPath)
+        guard found != expected else { return }
+        func list(_ values: [AttributeValue?]) -> String {
+            "[" + values.map(MigrationTestError.describe).joined(separator: ", ") + "]"
+        }
+        throw MigrationTestError("\(entity).\(keyPath): expected \(list(expected)), found \(list(found))")
     }
 
     /// The number of objects of `entity` (its own, not its subentities').
@@ -220,4 +255,26 @@ public struct MigrationTestResult: Sendable {
 
     /// Whether every step's store verified clean.
     public var passed: Bool { steps.allSatisfy { $0.verification.passed } }
+}
+
+/// Short descriptions that a failed `#expect(migration.passed)` or `XCTAssert` prints: every step with its
+/// verdict, and the first violations of a step that failed.
+extension MigrationTestResult: CustomStringConvertible {
+    /// `passed: 3 steps` or `failed at 1 of 3 steps`, then one line per step, its violations below it.
+    public var description: String {
+        let failed = steps.filter { !$0.verification.passed }.count
+        let plural = steps.count == 1 ? "" : "s"
+        let head =
+            failed == 0 ? "passed: \(steps.count) step\(plural)" : "failed at \(failed) of \(steps.count) step\(plural)"
+        return ([head] + steps.map { "\($0)" }).joined(separator: "\n")
+    }
+}
+
+extension MigrationTestResult.Step: CustomStringConvertible {
+    /// `V2 → V3 (heavyweight): failed: …`, the violations indented below.
+    public var description: String {
+        "\(step.from) → \(step.to) (\(step.kind.rawValue)): "
+            + verification.description.split(separator: "\n", omittingEmptySubsequences: false).joined(
+                separator: "\n  ")
+    }
 }

@@ -6,7 +6,7 @@ import Testing
 /// A port of wibosco's `Post2ToPost3MigrationPolicy` to a Swift policy: each post as its mapping says, and one
 /// `Color` per post, holding the post's `hexColor`, with a new `colorID`. `fault` makes a wrong port.
 final class Post2ToPost3MigrationPolicy: EntityMigrationPolicy {
-    enum Fault { case none, oneColorTooMany, uppercasedHex }
+    enum Fault { case none, oneColorTooMany, uppercasedHex, misspeltKey }
     let fault: Fault
 
     init(_ fault: Fault = .none) {
@@ -20,7 +20,7 @@ final class Post2ToPost3MigrationPolicy: EntityMigrationPolicy {
         if fault == .uppercasedHex, case .string(let text) = hex { hex = .string(text.uppercased()) }
         let color = try session.createDestinationInstance(entity: "Color")
         try session.setValue(.string(session.makeUUID().uuidString), forKey: "colorID", of: color)
-        try session.setValue(hex, forKey: "hex", of: color)
+        try session.setValue(hex, forKey: fault == .misspeltKey ? "hexx" : "hex", of: color)
         try session.setValue(.object(color), forKey: "color", of: post)
         if fault == .oneColorTooMany, case .string("#ff0000") = hex {
             try session.setValue(hex, forKey: "hex", of: try session.createDestinationInstance(entity: "Color"))

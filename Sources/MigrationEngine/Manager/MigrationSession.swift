@@ -26,6 +26,8 @@ public final class MigrationSession {
     let cursor: SourceCursor
     /// The entity mapping running, and its policy.
     var currentMapping: CompiledEntityMappingPlan?
+    /// The file of the running pass's mapping model, when it was read from one.
+    var currentFile: String?
     /// The destination object made last for the current source object (`$destination`).
     var currentDestination: ObjectID?
 
@@ -137,8 +139,15 @@ public final class MigrationSession {
         } else if let relationship = destinationVersion.relationship(key, of: entity) {
             try objects.setRelationship(value, relationship: relationship, of: object, entity: entity)
         } else {
-            throw MigrationError(.evaluation, "'\(entity)' has no property '\(key)' to set")
+            throw MigrationError(.evaluation, "\(policyPlace)'\(entity)' has no property '\(key)' to set")
         }
+    }
+
+    /// Where a policy runs, for its errors: `file: mapping 'PostToPost', policy 'P': ` (empty outside a mapping).
+    var policyPlace: String {
+        guard let mapping = currentMapping?.mapping else { return "" }
+        let subject = "mapping '\(mapping.name)'" + (mapping.policy.map { ", policy '\($0)'" } ?? "")
+        return (currentFile.map { "\($0): " } ?? "") + subject + ": "
     }
 
     /// Records that `destination` was made from `source` by `mapping`.

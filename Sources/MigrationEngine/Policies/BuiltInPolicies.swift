@@ -29,11 +29,65 @@ public enum BuiltInPolicies {
         }
         return value
     }
+
+    /// What a setting of a built-in policy names.
+    enum Setting {
+        /// An attribute of the source entity.
+        case sourceAttribute
+        /// A destination entity.
+        case entity
+        /// An attribute of the entity named by the setting `entity` (or of the destination entity).
+        case attribute(of: String?)
+        /// A relationship of the destination entity.
+        case relationship
+    }
+
+    /// Checks, before the first object, that `settings` (required unless marked optional) name what they must,
+    /// so that a typo fails naming the mapping file, the entity mapping, the policy and the setting.
+    static func check(
+        _ settings: [(key: String, names: Setting, optional: Bool)], of mapping: EntityMapping,
+        in session: MigrationSession
+    ) throws {
+        func fail(_ key: String, _ problem: String) -> MigrationError {
+            MigrationError(.policy, "\(session.policyPlace)setting '\(key)': \(problem)")
+        }
+        for (key, names, optional) in settings {
+            guard let value = mapping.userInfo[key], !value.isEmpty else {
+                if optional { continue }
+                throw fail(key, "needs a value (in the binding's or the entity mapping's userInfo)")
+            }
+            switch names {
+            case .sourceAttribute:
+                let entity = mapping.sourceEntity ?? ""
+                guard session.sourceVersion.attribute(value, of: entity) != nil else {
+                    throw fail(key, "source entity '\(entity)' has no attribute '\(value)'")
+                }
+            case .entity:
+                guard session.destinationVersion.entity(named: value) != nil else {
+                    throw fail(key, "version '\(session.destinationVersion.name)' has no entity '\(value)'")
+                }
+            case .attribute(let entitySetting):
+                let entity = entitySetting.flatMap { mapping.userInfo[$0] } ?? mapping.destinationEntity ?? ""
+                guard session.destinationVersion.attribute(value, of: entity) != nil else {
+                    throw fail(key, "'\(entity)' has no attribute '\(value)'")
+                }
+            case .relationship:
+                let entity = mapping.destinationEntity ?? ""
+                guard session.destinationVersion.relationship(value, of: entity) != nil else {
+                    throw fail(key, "'\(entity)' has no relationship '\(value)'")
+                }
+            }
+        }
+    }
 }
 
 /// Gives every migrated object a new UUID in `userInfo["attribute"]` (a UUID or String attribute).
 final class AssignNewIdentifierPolicy: EntityMigrationPolicy {
     var answeredSelectors: Set<String>? { [] }
+
+    func begin(_ mapping: EntityMapping, in session: MigrationSession) throws {
+        try BuiltInPolicies.check([("attribute", .attribute(of: nil), false)], of: mapping, in: session)
+    }
 
     func createDestinationInstances(for source: ObjectID, mapping: EntityMapping, in session: MigrationSession) throws {
         let attribute = try BuiltInPolicies.setting("attribute", of: mapping)
@@ -55,6 +109,15 @@ final class DropAllRowsPolicy: EntityMigrationPolicy {
 /// Objects whose value is nil get no new object.
 final class SplitAttributeIntoEntityPolicy: EntityMigrationPolicy {
     var answeredSelectors: Set<String>? { [] }
+
+    func begin(_ mapping: EntityMapping, in session: MigrationSession) throws {
+        try BuiltInPolicies.check(
+            [
+                ("attribute", .sourceAttribute, false), ("entity", .entity, false),
+                ("targetAttribute", .attribute(of: "entity"), false), ("relationship", .relationship, false),
+                ("identifierAttribute", .attribute(of: "entity"), true),
+            ], of: mapping, in: session)
+    }
 
     func createDestinationInstances(for source: ObjectID, mapping: EntityMapping, in session: MigrationSession) throws {
         let attribute = try BuiltInPolicies.setting("attribute", of: mapping)
@@ -80,6 +143,14 @@ final class SplitAttributeIntoEntityPolicy: EntityMigrationPolicy {
 /// equals the source's `attribute` — found, or created the first time the value is seen. Duplicates merge.
 final class FindOrCreatePolicy: EntityMigrationPolicy {
     var answeredSelectors: Set<String>? { [] }
+
+    func begin(_ mapping: EntityMapping, in session: MigrationSession) throws {
+        try BuiltInPolicies.check(
+            [
+                ("attribute", .sourceAttribute, false), ("entity", .entity, false),
+                ("keyAttribute", .attribute(of: "entity"), false), ("relationship", .relationship, false),
+            ], of: mapping, in: session)
+    }
 
     func createDestinationInstances(for source: ObjectID, mapping: EntityMapping, in session: MigrationSession) throws {
         let attribute = try BuiltInPolicies.setting("attribute", of: mapping)
@@ -107,6 +178,12 @@ final class FindOrCreatePolicy: EntityMigrationPolicy {
 /// (ISO 8601 or seconds since 2001) and UUIDs.
 final class ConvertTypePolicy: EntityMigrationPolicy {
     var answeredSelectors: Set<String>? { [] }
+
+    func begin(_ mapping: EntityMapping, in session: MigrationSession) throws {
+        try BuiltInPolicies.check(
+            [("attribute", .attribute(of: nil), false), ("sourceAttribute", .sourceAttribute, true)], of: mapping,
+            in: session)
+    }
 
     func createDestinationInstances(for source: ObjectID, mapping: EntityMapping, in session: MigrationSession) throws {
         let attribute = try BuiltInPolicies.setting("attribute", of: mapping)

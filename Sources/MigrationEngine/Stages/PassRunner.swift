@@ -7,6 +7,7 @@ extension MigrationSession {
     /// Runs pass `index`: the three stages, with the policy callbacks in Core Data's order, then the save.
     func runPass(_ index: Int, progress: ProgressCounter) throws {
         let pass = passes[index]
+        currentFile = pass.model.file
         let rows = objects.rows
         if index > 0 {
             if options.crossPassRelationships == .coreData { forgetAssociations() } else { associations.beginPass() }
