@@ -1,4 +1,4 @@
-import DataGeneration
+@_exported public import DataGeneration
 import Foundation
 import Instrumentation
 @_exported public import IntegrityVerification
@@ -81,10 +81,20 @@ public struct MigrationTestModel: Sendable {
     /// Generates a store at `version` at `path` with `size` objects of every concrete entity, values and
     /// relationships made from `seed`: the same seed gives the same store.
     public func generateStore(at path: String, version: String, size: Int, seed: UInt64 = 1) throws -> TestStore {
+        try generateStore(at: path, version: version, size: size, dataset: Dataset(seed: seed))
+    }
+
+    /// Generates a store at `version` at `path` shaped by `dataset` (made in Swift, or read with
+    /// `Dataset.load(path:)`), `size` its multiplier; the dataset's entries for entities and properties that
+    /// `version` lacks but another version has are left out (``Dataset/applying(to:in:)``).
+    ///
+    /// - Throws: a `GenerationError` naming the dataset key for an entry no version has, or a value out of range.
+    public func generateStore(at path: String, version: String, size: Int, dataset: Dataset) throws -> TestStore {
+        let model = try requireVersion(version)
         let generator = try StoreGenerator(
-            version: try requireVersion(version), dataset: Dataset(seed: seed), size: size)
+            version: model, dataset: dataset.applying(to: model, in: history), size: size)
         _ = try generator.generate(at: path)
-        return try TestStore(existingAt: path, version: try requireVersion(version), model: self)
+        return try TestStore(existingAt: path, version: model, model: self)
     }
 
     /// Runs `body` with an empty store at `version` in a new temporary folder, removed afterwards (also when
@@ -103,15 +113,40 @@ public struct MigrationTestModel: Sendable {
         }
     }
 
+    /// Runs `body` with a store at `version` generated with `dataset` (see
+    /// ``generateStore(at:version:size:dataset:)``) in a new temporary folder, removed afterwards.
+    public func withGeneratedStore<R>(
+        at version: String, size: Int, dataset: Dataset, _ body: (TestStore) throws -> R
+    ) throws -> R {
+        try withTemporaryFolder { folder in
+            try body(try generateStore(at: "\(folder)/test.sqlite", version: version, size: size, dataset: dataset))
+        }
+    }
+
+    /// ``check(sizes:to:mappings:dataset:)`` with a dataset made in Swift: one dataset for every version's
+    /// stores, each entry applying to the versions that have its entity or property.
+    public func check(
+        sizes: [Int] = [100], to target: String? = nil, mappings: [String] = [], dataset: Dataset
+    ) throws -> ModelCheck {
+        try check(sizes: sizes, to: target, mappings: mappings, datasetFile: nil, datasetValue: dataset)
+    }
+
     /// `migration-bench check` from a test: a generated store of every version migrated step by step to
     /// `target` (the current version by default), verified, with the findings.
     ///
     /// - Parameters:
     ///   - mappings: mapping files or folders besides those found beside an Xcode bundle.
-    ///   - dataset: a dataset file that shapes the generated stores (a size is then the dataset's N).
+    ///   - dataset: a dataset file that shapes the generated stores (a size is then the dataset's N); its
+    ///     entries apply to the versions that have their entity or property.
     /// - Throws: ``MigrationTestError`` for a model not read from a file.
     public func check(
         sizes: [Int] = [100], to target: String? = nil, mappings: [String] = [], dataset: String? = nil
+    ) throws -> ModelCheck {
+        try check(sizes: sizes, to: target, mappings: mappings, datasetFile: dataset, datasetValue: nil)
+    }
+
+    private func check(
+        sizes: [Int], to target: String?, mappings: [String], datasetFile: String?, datasetValue: Dataset?
     ) throws -> ModelCheck {
         guard let path else {
             throw MigrationTestError("check reads the model from its file: make the model with init(model:)")
@@ -120,7 +155,8 @@ public struct MigrationTestModel: Sendable {
         options.sizes = sizes
         options.target = target
         options.mappings = mappings
-        options.dataset = dataset
+        options.dataset = datasetFile
+        options.datasetValue = datasetValue
         options.bindings = bindings
         options.policies = policies
         let checker = try ModelChecker(modelPath: path, history: history, options: options)

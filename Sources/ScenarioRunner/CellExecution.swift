@@ -164,8 +164,9 @@ public struct CellExecution {
             meter.end(objects: objects, edges: edges)
             return (objects, edges)
         }
+        let version = try setup.history.requireVersion(scenario.chain[0])
         let generator = try StoreGenerator(
-            version: try setup.history.requireVersion(scenario.chain[0]), dataset: setup.dataset, size: spec.size)
+            version: version, dataset: setup.dataset.applying(to: version, in: setup.history), size: spec.size)
         meter.begin("generate")
         let generated = try generator.generate(at: path)
         let edges = generated.relationships.values.reduce(0, +)

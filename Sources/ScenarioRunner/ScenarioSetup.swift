@@ -64,8 +64,9 @@ extension Scenario {
         }
         if store == nil {
             for size in Set(sizes ?? quickSizes + fullSizes).sorted() {
+                let version = try setup.history.requireVersion(chain[0])
                 _ = try StoreGenerator(
-                    version: try setup.history.requireVersion(chain[0]), dataset: setup.dataset, size: size)
+                    version: version, dataset: setup.dataset.applying(to: version, in: setup.history), size: size)
             }
         }
         var plans: [MigrationPath: MigrationPlan] = [:]

@@ -54,7 +54,8 @@ struct GenerateCommand: ParsableCommand {
                 ?? history.currentVersion
             var description = try dataset.map(Self.loadDataset) ?? Dataset()
             if let seed { description.seed = seed }
-            let generator = try StoreGenerator(version: modelVersion, dataset: description, size: size)
+            let generator = try StoreGenerator(
+                version: modelVersion, dataset: description.applying(to: modelVersion, in: history), size: size)
 
             let manager = FileManager.default
             if manager.fileExists(atPath: output) && !overwrite {

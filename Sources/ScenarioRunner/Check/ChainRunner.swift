@@ -36,8 +36,9 @@ struct ChainRunner {
         let history = checker.history
         let first = meter.samples.count
         let source = "\(folder)/source.sqlite"
+        let version = try history.requireVersion(origin)
         let generator = try StoreGenerator(
-            version: try history.requireVersion(origin), dataset: checker.dataset, size: size)
+            version: version, dataset: checker.dataset.applying(to: version, in: history), size: size)
         meter.begin("generate")
         let generated = try generator.generate(at: source)
         let edges = generated.relationships.values.reduce(0, +)

@@ -1,4 +1,4 @@
-import DataGeneration
+public import DataGeneration
 import Foundation
 public import Instrumentation
 public import MappingModel
@@ -21,6 +21,8 @@ public struct ModelChecker {
         public var target: String?
         /// A dataset file that shapes the generated stores (`size` is its multiplier).
         public var dataset: String?
+        /// A dataset made in Swift, used instead of the file `dataset`.
+        public var datasetValue: Dataset?
         /// The mapping files and folders given.
         public var mappings: [String] = []
         /// The policy bindings of the Xcode mapping models.
@@ -73,7 +75,9 @@ public struct ModelChecker {
         chain = Array(history.versions.map(\.name).prefix { $0 != target }) + [target]
         mappings = try CheckedMappings(
             paths: options.mappings, history: history, modelPath: modelPath, bindings: options.bindings)
-        dataset = try options.dataset.map { path throws(GenerationError) in try Dataset.load(path: path) } ?? Dataset()
+        dataset =
+            try options.datasetValue
+            ?? options.dataset.map { path throws(GenerationError) in try Dataset.load(path: path) } ?? Dataset()
         let found = Self.modelFindings(
             history: history, chain: chain, mappingModels: mappings.models, policies: options.policies)
         blocked = found.blocked
