@@ -20,8 +20,12 @@ run: build
 check: build
 	$(BIN) check Scenarios/models/library-history.yaml --out Reports/check
 
+# The package's tests, the README's example package among them (Examples/AppMigrationTests, built and run as a
+# test target of this package), then scripts/check-library-graph: MigrationTesting's graph holds no jemalloc and no
+# Linux-only call outside an #if, and the example's manifest is valid.
 test: setup
 	$(SWIFT) test
+	SWIFT=$(SWIFT) scripts/check-library-graph
 
 # The quick benchmark suite that CI runs; exits 3 when a target measured against the same run is missed.
 benchmark-quick: build
@@ -30,7 +34,7 @@ benchmark-quick: build
 	$(BIN) benchmark engine --quick --gate --json-output Reports/benchmarks/engine.json
 
 lint:
-	$(SWIFT) format lint --strict --recursive Sources Tests
+	$(SWIFT) format lint --strict --recursive Sources Tests Examples
 
 clean:
 	rm -rf .build Reports/benchmarks Reports/check Reports/latest Reports/2*

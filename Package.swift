@@ -5,7 +5,9 @@ import PackageDescription
 
 let package = Package(
     name: "MigrationBench",
-    platforms: [.macOS(.v15)],
+    // Built and tested on Linux; macOS and iOS (the MigrationTesting library, for app tests on the simulator) are
+    // declared from the import graph, which scripts/check-library-graph keeps free of Linux-only parts.
+    platforms: [.macOS(.v15), .iOS(.v18)],
     products: [
         .executable(name: "migration-bench", targets: ["MigrationBenchCLI"]),
         .library(name: "ObjectModel", targets: ["ObjectModel"]),
@@ -145,6 +147,11 @@ let package = Package(
         .testTarget(name: "MigrationBenchCLITests", dependencies: ["MigrationBenchCLI", "TestFixtures"]),
         .testTarget(
             name: "MigrationTestingTests", dependencies: ["MigrationTesting", "PersistentStore", "TestFixtures"]),
+        // The README's example package (Examples/AppMigrationTests, an app team's own manifest): its tests are
+        // built and run here, beside the package's own, so that the example cannot drift and costs no second build.
+        .testTarget(
+            name: "AppMigrationTests", dependencies: ["MigrationTesting"],
+            path: "Examples/AppMigrationTests/Tests/AppMigrationTests", resources: [.copy("Fixtures")]),
     ]
 )
 

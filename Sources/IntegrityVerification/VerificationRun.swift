@@ -111,7 +111,7 @@ final class VerificationRun {
     /// all of the destination), largely in b-tree order, which on a cold page cache costs one disk read per
     /// page; read in file order, the pages come in at the disk's full speed and are then found in the cache.
     /// On a warm cache this costs nothing. Skipped when the stores are larger than a quarter of the machine's
-    /// memory, where they would not stay cached.
+    /// memory, where they would not stay cached, and on systems without `posix_fadvise` (Apple's).
     private static func readAhead(_ paths: [String]) {
         let sizes = paths.map { path in
             ((try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? NSNumber)?.uint64Value ?? 0
@@ -121,7 +121,9 @@ final class VerificationRun {
             let descriptor = open(path, O_RDONLY)
             guard descriptor >= 0 else { continue }
             defer { close(descriptor) }
-            _ = posix_fadvise(descriptor, 0, 0, POSIX_FADV_WILLNEED)
+            #if os(Linux)
+                _ = posix_fadvise(descriptor, 0, 0, POSIX_FADV_WILLNEED)
+            #endif
         }
     }
 
