@@ -98,8 +98,8 @@ private struct EntityMappingValidator {
                 throw fail(
                     .unknownPolicy,
                     "the policy class '\(policy)' is bound to no registered policy: bind it in a binding file "
-                        + "(--policies) or a scenario's policies: key, or register a Swift policy of that name "
-                        + "(\(known))")
+                        + "(--policies), a scenario's policies: key or MigrationTestModel's bindings:, or register a "
+                        + "Swift policy of that name (\(known))")
             }
             throw fail(.unknownPolicy, "unknown policy '\(policy)' (\(known))")
         }

@@ -87,3 +87,59 @@ struct VerifyForeignLogTests {
         }
     }
 }
+
+/// The command line's way to a Swift policy's declaration: `makes` in the binding file. A store migrated with the
+/// built-in split (standing in for the app's Post2ToPost3MigrationPolicy, as Core Data would have run it) verifies
+/// clean against the declaration, and against a binding that declares nothing its colours are unexpected.
+@Suite("migration-bench verify, a policy's declaration in the binding file")
+struct VerifyDeclaredPolicyTests {
+    @Test func declaredColoursAreCheckedUndeclaredOnesUnexpected() throws {
+        try Executable.withTemporaryFolder { folder in
+            let model = Executable.fixtures.appendingPathComponent("CoreDataMigration_Example.xcdatamodeld").path
+            let mapping = Executable.fixtures.appendingPathComponent("Mappings/Migration2to3.xcmappingmodel").path
+            let source = folder.appendingPathComponent("v2.sqlite").path
+            let destination = folder.appendingPathComponent("v3.sqlite").path
+            let dataset = folder.appendingPathComponent("dataset.yaml").path
+            try "attributes:\n  Post.hexColor: { nullRatio: 0 }\n".write(
+                toFile: dataset, atomically: true, encoding: .utf8)
+            let generate = try Executable.run(
+                [
+                    "generate", "--model", model, "--version", "CoreDataMigration_Example 2", "--size", "40",
+                    "--dataset", dataset, "--output", source,
+                ], in: folder)
+            #expect(generate.status == 0, "\(generate.error)")
+            try FileManager.default.copyItem(atPath: source, toPath: destination)
+            let migrate = try Executable.run(
+                [
+                    "migrate", destination, "--model", model, "--to", "CoreDataMigration_Example 3", "--policies",
+                    "Scenarios/policies/CoreDataMigration_Example.yaml",
+                ], in: folder)
+            #expect(migrate.status == 0, "\(migrate.error)")
+            let declared = folder.appendingPathComponent("declared.yaml").path
+            try """
+            policies:
+              Post2ToPost3MigrationPolicy:
+                makes:
+                  - { entity: Color, relationship: color, from: hexColor, attribute: hex, identifier: colorID }
+            """.write(toFile: declared, atomically: true, encoding: .utf8)
+            let silent = folder.appendingPathComponent("silent.yaml").path
+            try "policies:\n  Post2ToPost3MigrationPolicy: Post2ToPost3MigrationPolicy\n".write(
+                toFile: silent, atomically: true, encoding: .utf8)
+            func verify(_ policies: String) throws -> Executable.Run {
+                try Executable.run(
+                    [
+                        "verify", "--source", source, "--destination", destination, "--model", model, "--mapping",
+                        mapping, "--policies", policies, "--json",
+                    ], in: folder)
+            }
+            let clean = try verify(declared)
+            #expect(clean.status == 0, "\(clean.output)\(clean.error)")
+            #expect((try clean.json()["notChecked"] as? [Any])?.isEmpty == true, "\(clean.output)")
+            let flagged = try verify(silent)
+            #expect(flagged.status == 2, "\(flagged.output)\(flagged.error)")
+            let groups = try #require(try flagged.json()["violations"] as? [[String: Any]])
+            #expect(groups.map { $0["kind"] as? String } == ["unexpectedObject"])
+            #expect(groups.first?["entity"] as? String == "Color" && groups.first?["count"] as? Int == 40)
+        }
+    }
+}

@@ -123,6 +123,13 @@ struct DescriptionTests {
         }
     }
 
+    /// `check` reports the same problem as a finding, whose message names the library's parameter too.
+    @Test func checkFindingsOfAnUnboundPolicyNameTheLibrarysParameter() throws {
+        let check = try MigrationTestModel(model: Fixtures.modelBundle.path).check(sizes: [5])
+        #expect(check.errors.map(\.code) == ["invalidMappingModel"])
+        #expect(check.errors.first?.message.contains("MigrationTestModel's bindings:") == true, "\(check)")
+    }
+
     @Test func valuesPrintBothSides() throws {
         try MigrationTestModel(model: Fixtures.modelBundle.path).withStore(at: "CoreDataMigration_Example") { store in
             try store.insert("Post", ["postID": .string("a"), "date": .date(0)])

@@ -6,7 +6,7 @@ import Testing
 /// A port of wibosco's `Post2ToPost3MigrationPolicy` to a Swift policy: each post as its mapping says, and one
 /// `Color` per post, holding the post's `hexColor`, with a new `colorID`. `fault` makes a wrong port.
 final class Post2ToPost3MigrationPolicy: EntityMigrationPolicy {
-    enum Fault { case none, oneColorTooMany, uppercasedHex, misspeltKey }
+    enum Fault { case none, oneColorTooMany, uppercasedHex, misspeltKey, noColorForGreen }
     let fault: Fault
 
     init(_ fault: Fault = .none) {
@@ -16,7 +16,7 @@ final class Post2ToPost3MigrationPolicy: EntityMigrationPolicy {
     func createDestinationInstances(for source: ObjectID, mapping: EntityMapping, in session: MigrationSession) throws {
         let post = try session.createDestinationInstance(for: source, mapping: mapping)
         var hex = try session.sourceValue("hexColor")
-        guard !hex.isNull else { return }
+        guard !hex.isNull, !(fault == .noColorForGreen && hex == .string("#00ff00")) else { return }
         if fault == .uppercasedHex, case .string(let text) = hex { hex = .string(text.uppercased()) }
         let color = try session.createDestinationInstance(entity: "Color")
         try session.setValue(.string(session.makeUUID().uuidString), forKey: "colorID", of: color)
@@ -78,6 +78,16 @@ struct PolicyDeclarationTests {
         let result = try Self.migrate(try Self.model(.uppercasedHex))
         let groups = result.violations(of: .attributeValue)
         #expect(groups.map(\.entity) == ["Color"] && groups.map(\.property) == ["hex"] && groups.first?.count == 3)
+    }
+
+    /// A port that makes no Color for one post: version 3 requires `Post.color`, so the step fails as Core Data's
+    /// would (the verifier never sees the store), naming the relationship.
+    @Test func aPortThatMakesNoColorForAPostIsCaught() throws {
+        #expect {
+            _ = try Self.migrate(try Self.model(.noColorForGreen))
+        } throws: { error in
+            "\(error)".contains("Post.color")
+        }
     }
 
     /// What nobody declared is still unexpected: the first finding, kept for undeclared policies.
