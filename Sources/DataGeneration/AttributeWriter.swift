@@ -14,6 +14,9 @@ struct AttributeWriter {
     let distinct: Int
     /// Mixed into values drawn from a pool, so that two attributes' pools differ.
     let poolSalt: UInt64
+    /// A measured distribution to draw from (a dataset made by `shape`), which then decides nils, numbers,
+    /// lengths and pools.
+    var shaped: ShapedValues? = nil
 
     private static let alphabet: [UInt8] = Array("abcdefghijklmnopqrstuvwxyz eaoin".utf8)
 
@@ -23,29 +26,50 @@ struct AttributeWriter {
         random: inout RandomSource,
         buffer: UnsafeMutableRawBufferPointer
     ) throws(SQLiteError) {
-        if nullThreshold > 0 && (random.next() >> 32) < nullThreshold {
+        var shapedDraw: ShapedValues.Draw?
+        if let shaped {
+            guard let draw = shaped.draw(primaryKey: primaryKey) else {
+                try statement.bindNull(at: parameter)
+                return
+            }
+            shapedDraw = draw
+        } else if nullThreshold > 0 && (random.next() >> 32) < nullThreshold {
             try statement.bindNull(at: parameter)
             return
         }
         // A pool value is a pure function of its index, so equal draws give equal values.
         var poolRandom: RandomSource?
-        if distinct > 0 {
+        if let index = shapedDraw?.poolIndex {
+            poolRandom = RandomSource(seed: poolSalt &+ UInt64(index) &* 0x9e37_79b9_7f4a_7c15)
+        } else if shapedDraw == nil && distinct > 0 {
             poolRandom = RandomSource(seed: poolSalt &+ UInt64(random.below(distinct)) &* 0x9e37_79b9_7f4a_7c15)
         }
         func draw() -> UInt64 { poolRandom != nil ? poolRandom!.next() : random.next() }
 
+        if [.double, .float, .date, .decimal].contains(type), !isUnique, let draw = shapedDraw,
+            let quantiles = shaped?.quantiles
+        {
+            try statement.bind(quantiles.value(at: draw.level), at: parameter)
+            return
+        }
         switch type {
         case .integer16, .integer32, .integer64:
             let range = type.integerRange!
             if isUnique {
                 try statement.bind(primaryKey, at: parameter)
+            } else if let draw = shapedDraw, let value = shaped?.integer(draw, in: range) {
+                try statement.bind(value, at: parameter)
             } else {
                 // Small, realistic magnitudes: spread evenly over 0 ..< 100,000, or the type's positive range if smaller.
                 let span = UInt64(min(100_000, range.upperBound) + 1)
                 try statement.bind(Int64(draw() % span), at: parameter)
             }
         case .boolean:
-            try statement.bind(Int64(draw() & 1), at: parameter)
+            if let draw = shapedDraw, let value = shaped?.frequentValue(draw) {
+                try statement.bind(Int64(value == 0 ? 0 : 1), at: parameter)
+            } else {
+                try statement.bind(Int64(draw() & 1), at: parameter)
+            }
         case .double, .float:
             let value = isUnique ? Double(primaryKey) : Double(draw() >> 11) * 0x1p-53 * 10_000
             try statement.bind(value, at: parameter)
@@ -65,10 +89,13 @@ struct AttributeWriter {
             if isUnique {
                 count += Self.writeDigits(
                     UInt64(primaryKey), into: UnsafeMutableRawBufferPointer(rebasing: buffer[count...]))
-                buffer[count] = UInt8(ascii: "-")
-                count += 1
+                // Digits, then letters only: unique without the dash, which a shaped length may not leave room for.
+                if shaped == nil {
+                    buffer[count] = UInt8(ascii: "-")
+                    count += 1
+                }
             }
-            let target = min(max(count, length.min + Int(draw() % UInt64(length.max - length.min + 1))), buffer.count)
+            let target = min(max(count, shapedLength(shapedDraw) ?? drawnLength(draw())), buffer.count)
             while count < target {
                 var bits = draw()
                 for _ in 0..<min(8, target - count) {
@@ -79,7 +106,7 @@ struct AttributeWriter {
             }
             try statement.bindText(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), at: parameter)
         case .binary, .transformable, .objectID:
-            let target = min(length.min + Int(draw() % UInt64(length.max - length.min + 1)), buffer.count)
+            let target = min(shapedLength(shapedDraw) ?? drawnLength(draw()), buffer.count)
             var count = 0
             if isUnique { count = Self.copyBytes(of: primaryKey, into: buffer) }
             while count < target {
@@ -106,6 +133,17 @@ struct AttributeWriter {
             buffer[8] = buffer[8] & 0x3f | 0x80  // RFC 4122 variant
             try statement.bindBlob(UnsafeRawBufferPointer(rebasing: buffer[0..<16]), at: parameter)
         }
+    }
+
+    /// A length drawn evenly from `length`.
+    private func drawnLength(_ bits: UInt64) -> Int {
+        length.min + Int(bits % UInt64(length.max - length.min + 1))
+    }
+
+    /// The length at a shaped draw's level, when the shape has lengths.
+    private func shapedLength(_ draw: ShapedValues.Draw?) -> Int? {
+        guard let draw, let lengths = shaped?.lengths else { return nil }
+        return max(Int(lengths.value(at: draw.level).rounded()), 0)
     }
 
     private static let uriPrefix: [UInt8] = Array("https://example.com/".utf8)

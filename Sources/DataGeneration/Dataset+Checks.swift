@@ -58,6 +58,7 @@ extension Dataset {
                 throw error(key, "'distinct' must be from 0 to \(InputLimits.distinctValues) (got \(distinct))")
             }
         }
+        try checkShapes(against: version)
         try checkLength(stringLength, key: "stringLength")
         try checkLength(binaryLength, key: "binaryLength")
         guard (0...1).contains(nullRatio) else { throw error("nullRatio", "must be between 0 and 1") }

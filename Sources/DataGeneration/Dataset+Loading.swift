@@ -20,7 +20,7 @@ struct DatasetSource: Sendable, Hashable {
 }
 
 /// Where in a dataset file the reader is, for errors.
-private struct DatasetContext: YAMLErrorContext {
+struct DatasetContext: YAMLErrorContext {
     let file: String
 
     func malformed(_ message: String, at node: Node?) -> GenerationError {
@@ -28,7 +28,7 @@ private struct DatasetContext: YAMLErrorContext {
     }
 }
 
-private typealias DatasetFields = YAMLFields<DatasetContext>
+typealias DatasetFields = YAMLFields<DatasetContext>
 
 extension Dataset {
     static let keys = ["seed", "objects", "relationships", "attributes", "stringLength", "binaryLength", "nullRatio"]
@@ -70,7 +70,7 @@ extension Dataset {
             }
             for (key, node) in try entries(fields, "relationships", context: context, lines: &lines) {
                 let fill = try DatasetFields(node, what: "'relationships.\(key)'", context: context)
-                try fill.allow(["fill", "count"])
+                try fill.allow(["fill", "count"] + FanOutShape.keys)
                 dataset.relationships[key] = RelationshipFill(
                     fill: try fill.value("fill").map { node throws(GenerationError) in
                         try number(node, key: "relationships.\(key).fill", context: context)
@@ -78,10 +78,11 @@ extension Dataset {
                     count: try fill.value("count").map { node throws(GenerationError) in
                         try range(node, key: "relationships.\(key).count", context: context)
                     })
+                dataset.relationships[key]?.shape = try fanOutShape(fill, key: "relationships.\(key)", context: context)
             }
             for (key, node) in try entries(fields, "attributes", context: context, lines: &lines) {
                 let fill = try DatasetFields(node, what: "'attributes.\(key)'", context: context)
-                try fill.allow(["nullRatio", "length", "distinct"])
+                try fill.allow(["nullRatio", "length", "distinct"] + AttributeShape.keys)
                 dataset.attributes[key] = AttributeFill(
                     nullRatio: try fill.value("nullRatio").map { node throws(GenerationError) in
                         try number(node, key: "attributes.\(key).nullRatio", context: context)
@@ -90,6 +91,7 @@ extension Dataset {
                         try range(node, key: "attributes.\(key).length", context: context)
                     },
                     distinct: try fill.int("distinct"))
+                dataset.attributes[key]?.shape = try attributeShape(fill, key: "attributes.\(key)", context: context)
             }
             if let node = fields.value("stringLength") {
                 dataset.stringLength = try range(node, key: "stringLength", context: context)
@@ -116,7 +118,7 @@ extension Dataset {
         return inner.entries.map { ($0.key, $0.value) }
     }
 
-    private static func number(_ node: Node, key: String, context: DatasetContext) throws(GenerationError) -> Double {
+    static func number(_ node: Node, key: String, context: DatasetContext) throws(GenerationError) -> Double {
         guard let text = node.scalar?.string, let value = Double(text), value.isFinite else {
             throw context.malformed("'\(key)' must be a number", at: node)
         }

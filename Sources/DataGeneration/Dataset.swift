@@ -78,11 +78,14 @@ public struct RelationshipFill: Sendable, Hashable, Codable {
     /// For a to-many: how many destination objects each object has, drawn evenly from the range
     /// and kept within the model's min/max counts.
     public var count: IntRange?
+    /// For a to-many: the fan-out measured in a store by `shape`, which generation follows instead of `count`.
+    public var shape: FanOutShape?
 
     /// Creates a fan-out.
-    public init(fill: Double? = nil, count: IntRange? = nil) {
+    public init(fill: Double? = nil, count: IntRange? = nil, shape: FanOutShape? = nil) {
         self.fill = fill
         self.count = count
+        self.shape = shape
     }
 }
 
@@ -94,12 +97,16 @@ public struct AttributeFill: Sendable, Hashable, Codable {
     public var length: IntRange?
     /// Draw values from this many different ones only, to make duplicates.
     public var distinct: Int?
+    /// The distribution measured in a store by `shape`, which generation follows instead of `length` and
+    /// `distinct`.
+    public var shape: AttributeShape?
 
     /// Creates a value shape.
-    public init(nullRatio: Double? = nil, length: IntRange? = nil, distinct: Int? = nil) {
+    public init(nullRatio: Double? = nil, length: IntRange? = nil, distinct: Int? = nil, shape: AttributeShape? = nil) {
         self.nullRatio = nullRatio
         self.length = length
         self.distinct = distinct
+        self.shape = shape
     }
 }
 

@@ -37,6 +37,17 @@ struct GenerationPlan {
         let joinSides = try layout.joinTables.map { join throws(GenerationError) in
             try JoinSide(table: join, version: version, dataset: dataset, ranges: ranges)
         }
+        // The destinations of a shaped many-to-many are shared by the driving entity's subentities.
+        var sharedTargets: [String: ShapedTargets] = [:]
+        for side in joinSides {
+            guard side.fanOut != nil, let targetFanOut = side.targetFanOut, side.targets.count > 0 else { continue }
+            var random = RandomSource(seed: dataset.seed, stream: "\(side.key)/shape")
+            let counts = side.shapedCounts(random: &random)
+            var targetRandom = RandomSource(seed: dataset.seed, stream: "\(side.key)/targets")
+            sharedTargets[side.table.name] = ShapedTargets(
+                targets: side.targets, fanOut: targetFanOut, edges: counts.total, sources: side.sources.count,
+                random: &targetRandom)
+        }
         let assignments = try Self.toOneAssignments(version: version, dataset: dataset, ranges: ranges)
         var maxLength = 64
         var entities: [String: EntityRows] = [:]
@@ -54,17 +65,23 @@ struct GenerationPlan {
                     ?? dataset.attributes["\(owner).\(attribute.name)"]
                 let isBinary = [.binary, .transformable].contains(attribute.type)
                 let length = fill?.length ?? (isBinary ? dataset.binaryLength : dataset.stringLength)
-                maxLength = max(maxLength, length.max + 48)
+                maxLength = max(maxLength, length.max + 48, Int(fill?.shape?.lengths?.values.last ?? 0) + 48)
                 let nullRatio = attribute.isOptional ? (fill?.nullRatio ?? dataset.nullRatio) : 0
-                writers.append(
-                    AttributeWriter(
-                        parameter: parameter,
-                        type: attribute.type,
-                        nullThreshold: UInt64(min(max(nullRatio, 0), 1) * 4_294_967_296),
-                        length: length,
-                        isUnique: unique.contains(attribute.name),
-                        distinct: fill?.distinct ?? 0,
-                        poolSalt: RandomSource(seed: dataset.seed, stream: "\(owner).\(attribute.name)").peek()))
+                var writer = AttributeWriter(
+                    parameter: parameter,
+                    type: attribute.type,
+                    nullThreshold: UInt64(min(max(nullRatio, 0), 1) * 4_294_967_296),
+                    length: length,
+                    isUnique: unique.contains(attribute.name),
+                    distinct: fill?.distinct ?? 0,
+                    poolSalt: RandomSource(seed: dataset.seed, stream: "\(owner).\(attribute.name)").peek())
+                if let shape = fill?.shape {
+                    var random = RandomSource(seed: dataset.seed, stream: "\(entity).\(attribute.name)/shape")
+                    writer.shaped = ShapedValues(
+                        shape: shape, nullRatio: nullRatio, count: counts[entity]!, firstPrimaryKey: firstKey[entity]!,
+                        random: &random)
+                }
+                writers.append(writer)
             }
             var toOnes: [ToOneColumn] = []
             for relationship in version.relationships(of: entity)
@@ -81,7 +98,10 @@ struct GenerationPlan {
             }
             var joins: [JoinAssignment] = []
             for side in joinSides where version.entity(entity, isKindOf: side.drivingEntity) {
-                joins.append(try JoinAssignment(side: side, store: store, seed: dataset.seed, entity: entity))
+                let targets = sharedTargets[side.table.name]
+                joins.append(
+                    try JoinAssignment(
+                        side: side, store: store, seed: dataset.seed, entity: entity, shapedTargets: targets))
             }
             entities[entity] = EntityRows(
                 count: counts[entity]!, firstPrimaryKey: firstKey[entity]!, inserter: inserter,
@@ -171,6 +191,12 @@ struct GenerationPlan {
                             "\(inverseKey!) needs at least \(minCount) objects each, but only \(filled) '\(entity.name)' "
                                 + "objects are available for \(targets.count) '\(relationship.destination)' objects")
                     }
+                    if let fanOut = dataset.relationships[inverseKey!]?.shape?.fanOut {
+                        result[key] = ShapedBlockToOne(
+                            key: key, children: sources.count, filled: filled, parents: targets, fanOut: fanOut,
+                            minCount: minCount, maxCount: maxCount, random: &random)
+                        continue
+                    }
                     let average = targets.count == 0 ? 0 : Double(filled) / Double(targets.count)
                     let range =
                         dataset.relationships[inverseKey!]?.count
@@ -235,15 +261,35 @@ struct JoinSide {
     let reversed: Bool
     let targets: ObjectRange
     let range: IntRange
+    /// The driving objects (the driving entity and its subentities).
+    let sources: ObjectRange
+    /// The measured fan-out of the driving side, which then replaces `range`.
+    let fanOut: Quantiles?
+    /// The measured mean of that fan-out, which the counts then add up to.
+    let meanFanOut: Double?
+    /// The measured fan-out of the other side, which then decides how the destinations are shared.
+    let targetFanOut: Quantiles?
+    /// The bounds of each driving object's count: the model's, and the destination objects there are.
+    let minCount: Int
+    let maxCount: Int
+
+    /// The driving objects' counts from the measured fan-out (call only when there is one).
+    func shapedCounts(random: inout RandomSource) -> ShapedFanOut {
+        ShapedFanOut(
+            fanOut: fanOut!, sources: sources.count,
+            total: meanFanOut.map { Int(($0 * Double(sources.count)).rounded()) },
+            lowest: minCount, highest: maxCount, random: &random)
+    }
 
     init(
         table: JoinTable, version: ModelVersion, dataset: Dataset, ranges: [String: ObjectRange]
     ) throws(GenerationError) {
         let ownerKey = "\(table.ownerEntity).\(table.ownerRelationship)"
         let inverseKey = table.inverseRelationship.map { "\(table.inverseEntity).\($0)" }
-        let reversed =
-            dataset.relationships[ownerKey]?.count == nil
-            && inverseKey.flatMap { dataset.relationships[$0]?.count } != nil
+        let drives = { (key: String) in
+            dataset.relationships[key]?.count != nil || dataset.relationships[key]?.shape != nil
+        }
+        let reversed = !drives(ownerKey) && inverseKey.map(drives) == true
         let (entity, name, other) =
             reversed
             ? (table.inverseEntity, table.inverseRelationship!, table.ownerEntity)
@@ -265,6 +311,13 @@ struct JoinSide {
         self.targets = targets
         self.range = IntRange(
             min(max(wanted.min, minCount), maxCount), min(max(wanted.max, minCount), maxCount))
+        self.sources = ranges[entity]!
+        self.fanOut = dataset.relationships[key]?.shape?.fanOut
+        self.meanFanOut = dataset.relationships[key]?.shape?.mean
+        let otherKey = reversed ? ownerKey : inverseKey
+        self.targetFanOut = otherKey.flatMap { dataset.relationships[$0]?.shape?.fanOut }
+        self.minCount = min(minCount, maxCount)
+        self.maxCount = maxCount
     }
 }
 
@@ -273,12 +326,21 @@ final class JoinAssignment {
     private let side: JoinSide
     private let inserter: JoinRowInserter
     private var random: RandomSource
+    /// With a measured fan-out: the counts, and (with the other side's) the destinations.
+    private var shapedCounts: ShapedFanOut?
+    private let shapedTargets: ShapedTargets?
 
-    init(side: JoinSide, store: Store, seed: UInt64, entity: String) throws {
+    init(side: JoinSide, store: Store, seed: UInt64, entity: String, shapedTargets: ShapedTargets? = nil) throws {
         self.side = side
         self.inserter = try JoinRowInserter(store: store, table: side.table)
         // One stream per driving entity, so that sibling subentities do not draw the same sequence.
         self.random = RandomSource(seed: seed, stream: "\(side.key)/\(entity)")
+        if side.fanOut != nil {
+            // The same stream for every subentity: the counts are one draw over the whole driving range.
+            var shapeRandom = RandomSource(seed: seed, stream: "\(side.key)/shape")
+            shapedCounts = side.shapedCounts(random: &shapeRandom)
+        }
+        self.shapedTargets = shapedTargets
     }
 
     /// Inserts the edges of the driving object `object`: a count drawn from the range, to consecutive
@@ -286,11 +348,14 @@ final class JoinAssignment {
     func insertEdges(owner object: Int64) throws {
         let targets = side.targets
         guard targets.count > 0 else { return }
-        let count = random.within(side.range)
+        let count =
+            shapedCounts != nil
+            ? shapedCounts!.next(ordinal: Int(object - side.sources.firstPrimaryKey)) : random.within(side.range)
         guard count > 0 else { return }
         let start = random.below(targets.count)
+        let picked = shapedTargets?.pick(count)
         for position in 0..<count {
-            let other = targets.primaryKey(ofOrdinal: (start + position) % targets.count)
+            let other = targets.primaryKey(ofOrdinal: picked?[position] ?? (start + position) % targets.count)
             if side.reversed {
                 try inserter.insert(owner: other, destination: object, orderKeys: (object, Int64(position + 1)))
             } else {

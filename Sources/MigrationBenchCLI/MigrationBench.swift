@@ -21,6 +21,7 @@ struct MigrationBench: ParsableCommand {
             MappingsCommand.self,
             GenerateCommand.self,
             InspectCommand.self,
+            ShapeCommand.self,
             PlanCommand.self,
             MigrateCommand.self,
             VerifyCommand.self,

@@ -14,17 +14,7 @@ struct RealStoreTests {
     static let bundle = sampleModel.appendingPathComponent("SampleModel.xcdatamodeld")
 
     /// Every fixture store with its model bundle.
-    static let stores: [(store: URL, bundle: URL)] =
-        Fixtures.stores.map {
-            (Fixtures.root.appendingPathComponent("stores").appendingPathComponent($0.file), Fixtures.modelBundle)
-        } + [
-            (sampleModel.appendingPathComponent("Fixtures/SampleModel_V1.sqlite"), bundle),
-            (sampleModel.appendingPathComponent("Fixtures/SampleModel_V2.sqlite"), bundle),
-            (
-                Fixtures.coreDataPlus.appendingPathComponent("SampleModel3/Fixtures/SampleModel3_V1.sqlite"),
-                Fixtures.coreDataPlus.appendingPathComponent("SampleModel3/SampleModel3.xcdatamodeld")
-            ),
-        ]
+    static let stores = Fixtures.allStores
 
     /// A store Core Data wrote, checked against itself, passes: nothing the format note allows is called broken.
     @Test(arguments: stores.map(\.store.lastPathComponent))

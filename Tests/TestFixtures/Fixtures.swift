@@ -41,6 +41,20 @@ public enum Fixtures {
         ("CoreDataMigration_Example_WAL.sqlite", "CoreDataMigration_Example 4"),
     ]
 
+    /// Every fixture store Core Data wrote (those of `../shared/fixtures`) with its model bundle.
+    public static var allStores: [(store: URL, bundle: URL)] {
+        let sampleModel = coreDataPlus.appendingPathComponent("SampleModel")
+        let bundle = sampleModel.appendingPathComponent("SampleModel.xcdatamodeld")
+        return stores.map { (root.appendingPathComponent("stores").appendingPathComponent($0.file), modelBundle) } + [
+            (sampleModel.appendingPathComponent("Fixtures/SampleModel_V1.sqlite"), bundle),
+            (sampleModel.appendingPathComponent("Fixtures/SampleModel_V2.sqlite"), bundle),
+            (
+                coreDataPlus.appendingPathComponent("SampleModel3/Fixtures/SampleModel3_V1.sqlite"),
+                coreDataPlus.appendingPathComponent("SampleModel3/SampleModel3.xcdatamodeld")
+            ),
+        ]
+    }
+
     /// Copies the store `file` (and its `-wal` sidecar, if any) into a fresh temporary folder, runs `body`
     /// with the copy's URL, and removes the folder afterwards, also when `body` throws.
     public static func withStoreCopy<R>(_ file: String, _ body: (URL) throws -> R) throws -> R {

@@ -1,0 +1,290 @@
+import ObjectModel
+
+/// Values of one attribute drawn from a measured distribution (``AttributeShape``), evenly over the objects:
+/// each object's rank in a shuffled order (an ``AffinePermutation`` of its ordinal) decides whether it is nil
+/// (the first `nulls` ranks) and else its level in the distribution, so that the nil count and the quantiles of
+/// the generated values are those asked for, at any size, without state.
+struct ShapedValues {
+    /// The first primary key of the entity's own rows, from which ordinals count.
+    let firstPrimaryKey: Int64
+    let count: Int
+    let nulls: Int
+    let permutation: AffinePermutation
+    let quantiles: Quantiles?
+    let lengths: Quantiles?
+    /// Integer values and the cumulative share up to and including each, for booleans (0, 1) and enumerations.
+    let frequencies: [(value: Int64, cumulative: Double)]?
+    /// Values are drawn from this many different ones (0: unrestricted).
+    let pool: Int
+
+    /// One object's draw: its level in the distribution (0 … 1, the ends included), its stratum (the middle of
+    /// its share, for frequencies) and, with a pool, the index of its value in it.
+    struct Draw {
+        let level: Double
+        let stratum: Double
+        let poolIndex: Int?
+    }
+
+    init(
+        shape: AttributeShape, nullRatio: Double, count: Int, firstPrimaryKey: Int64, random: inout RandomSource
+    ) {
+        self.firstPrimaryKey = firstPrimaryKey
+        self.count = count
+        self.nulls = min(Int((Double(count) * min(max(nullRatio, 0), 1)).rounded()), count)
+        self.permutation = AffinePermutation(count: count, random: &random)
+        self.quantiles = shape.quantiles
+        self.lengths = shape.lengths
+        self.frequencies = shape.frequencies.flatMap { table in
+            var entries = table.compactMap { key, share -> (Int64, Double)? in
+                switch key {
+                case "true": (1, share)
+                case "false": (0, share)
+                default: Int64(key).map { ($0, share) }
+                }
+            }.sorted { $0.0 < $1.0 }
+            guard !entries.isEmpty else { return nil }
+            let total = entries.reduce(0) { $0 + $1.1 }
+            var running = 0.0
+            for index in entries.indices {
+                running += entries[index].1 / (total > 0 ? total : 1)
+                entries[index].1 = running
+            }
+            return entries.map { (value: $0.0, cumulative: $0.1) }
+        }
+        let values = count - nulls
+        // A pool makes duplicates of strings and binary values; numbers repeat as their quantiles say.
+        let share = shape.quantiles == nil && shape.frequencies == nil ? shape.distinctShare ?? 1 : 1
+        self.pool = share >= 1 || values == 0 ? 0 : max(1, Int((share * Double(values)).rounded()))
+    }
+
+    /// The draw of the object with `primaryKey`, or nil when it is nil.
+    func draw(primaryKey: Int64) -> Draw? {
+        let rank = permutation.apply(Int(primaryKey - firstPrimaryKey))
+        guard rank >= nulls else { return nil }
+        let valueRank = rank - nulls
+        let values = count - nulls
+        let stratum = (Double(valueRank) + 0.5) / Double(values)
+        if pool > 0 {
+            // Consecutive ranks share a value, so that every value has as many objects and the levels stay even.
+            let index = Int(Int128(valueRank) * Int128(pool) / Int128(values))
+            return Draw(level: Quantiles.level(ofRank: index, count: pool), stratum: stratum, poolIndex: index)
+        }
+        return Draw(level: Quantiles.level(ofRank: valueRank, count: values), stratum: stratum, poolIndex: nil)
+    }
+
+    /// The integer at `draw`: from the frequencies, else the quantiles, kept within `range`; nil without either.
+    func integer(_ draw: Draw, in range: ClosedRange<Int64>) -> Int64? {
+        if let value = frequentValue(draw) { return min(max(value, range.lowerBound), range.upperBound) }
+        guard let value = quantiles?.value(at: draw.level).rounded() else { return nil }
+        if value >= Double(range.upperBound) { return range.upperBound }
+        if value <= Double(range.lowerBound) { return range.lowerBound }
+        return Int64(value)
+    }
+
+    /// The integer at `draw` from the frequencies, or nil without them.
+    func frequentValue(_ draw: Draw) -> Int64? {
+        guard let frequencies else { return nil }
+        return (frequencies.first { draw.stratum < $0.cumulative } ?? frequencies.last!).value
+    }
+}
+
+/// The counts of a to-many fan-out drawn from its measured quantiles, one per source object in ordinal order:
+/// each object's rank in a shuffled order gives its level in the distribution. When a total is asked for (the
+/// children that have a parent, or the mean fan-out times the objects), the objects drawn from the top 5 % of
+/// the distribution are scaled, with carried rounding, to make it up: the tail of a measured distribution is the
+/// part its quantiles tell least well (a single largest object), and scaling only the tail keeps the rest of the
+/// distribution as measured (a Kolmogorov–Smirnov distance of at most 0.05 from it). When the tail cannot make up
+/// the difference, every count is scaled.
+///
+/// Streaming: the scale comes from a first walk over the draws, which keeps nothing.
+struct ShapedFanOut {
+    /// The level from which draws belong to the tail.
+    static let tailLevel = 0.95
+
+    let sources: Int
+    private let permutation: AffinePermutation
+    private let fanOut: Quantiles
+    private let bodyScale: Double
+    private let tailScale: Double
+    /// Bounds of each count (the model's, and the number of destination objects for a join table).
+    private let lowest: Int
+    private let highest: Int
+    private var drawnSoFar = 0.0
+    private var handedOut = 0
+    /// The sum of the counts as they will be handed out.
+    let total: Int
+
+    /// - Parameter total: the number of edges to hand out, or nil to hand out the draws as they are.
+    init(
+        fanOut: Quantiles, sources: Int, total: Int?, lowest: Int, highest: Int, random: inout RandomSource
+    ) {
+        self.sources = sources
+        self.fanOut = fanOut
+        self.permutation = AffinePermutation(count: sources, random: &random)
+        self.lowest = lowest
+        self.highest = max(highest, lowest)
+        var (body, tail) = (0.0, 0.0)
+        for ordinal in 0..<sources {
+            let (count, isTail) = Self.raw(fanOut, permutation, ordinal, sources, lowest, max(highest, lowest))
+            if isTail { tail += count } else { body += count }
+        }
+        switch total.map(Double.init) {
+        case let wanted? where tail > 0 && wanted >= body:
+            (bodyScale, tailScale) = (1, (wanted - body) / tail)
+        case let wanted? where body + tail > 0:
+            (bodyScale, tailScale) = (wanted / (body + tail), wanted / (body + tail))
+        default:
+            (bodyScale, tailScale) = (1, 1)
+        }
+        self.total = total ?? Int((body + tail).rounded())
+    }
+
+    private static func raw(
+        _ fanOut: Quantiles, _ permutation: AffinePermutation, _ ordinal: Int, _ sources: Int, _ lowest: Int,
+        _ highest: Int
+    ) -> (count: Double, isTail: Bool) {
+        let level = Quantiles.level(ofRank: permutation.apply(ordinal), count: sources)
+        let count = min(max(fanOut.value(at: level).rounded(), Double(lowest)), Double(highest))
+        return (count, level >= tailLevel)
+    }
+
+    /// The count of the next source object (call in ordinal order, once each).
+    mutating func next(ordinal: Int) -> Int {
+        let (count, isTail) = Self.raw(fanOut, permutation, ordinal, sources, lowest, highest)
+        drawnSoFar += count * (isTail ? tailScale : bodyScale)
+        let handed = min(max(Int(drawnSoFar.rounded()) - handedOut, lowest), highest)
+        handedOut += handed
+        return handed
+    }
+}
+
+/// The to-one side of a one-to-many whose to-many side has a measured fan-out: parents take their counts from
+/// ``ShapedFanOut`` (scaled to the children that have a parent), children are dealt to them in primary-key order.
+final class ShapedBlockToOne: ToOneAssignment {
+    let key: String
+    private(set) var edges = 0
+    private let chosen: Spread
+    private let parents: ObjectRange
+    private var fanOut: ShapedFanOut
+    private var parent = -1
+    private var remainingInBlock = 0
+    private var position = 0
+
+    init(
+        key: String, children: Int, filled: Int, parents: ObjectRange, fanOut: Quantiles, minCount: Int, maxCount: Int,
+        random: inout RandomSource
+    ) {
+        self.key = key
+        self.chosen = Spread(total: children, chosen: filled)
+        self.parents = parents
+        self.fanOut = ShapedFanOut(
+            fanOut: fanOut, sources: parents.count, total: filled, lowest: minCount,
+            highest: maxCount == 0 ? Int.max / 2 : maxCount, random: &random)
+    }
+
+    func target(forOrdinal ordinal: Int) -> ToOneTarget? {
+        guard chosen.rank(of: ordinal) != nil, parents.count > 0 else { return nil }
+        while remainingInBlock == 0 {
+            guard parent + 1 < parents.count else {
+                // The carried rounding fell short by a child or two: the last parent takes them.
+                remainingInBlock = 1
+                break
+            }
+            parent += 1
+            remainingInBlock = fanOut.next(ordinal: parent)
+            position = 0
+        }
+        remainingInBlock -= 1
+        position += 1
+        edges += 1
+        return ToOneTarget(primaryKey: parents.primaryKey(ofOrdinal: parent), orderKey: Int64(position))
+    }
+}
+
+/// The destination objects of a many-to-many whose inverse has a measured fan-out: each destination object
+/// takes a share of the edges given by its draw from the inverse's quantiles, edges are spread over those shares
+/// through a shuffled order, and an object never gets the same destination twice.
+///
+/// Keeps the running totals of the destinations' shares: 8 bytes per destination object. One instance serves
+/// every subentity of the driving entity, so that the slots are taken once each.
+final class ShapedTargets {
+    private let targets: ObjectRange
+    private let cumulative: [Int64]
+    private let permutation: AffinePermutation
+    private let edges: Int
+    private var next = 0
+    /// Slots a source object could not take (their destination was already its own), for the next ones.
+    private var deferred: [Int] = []
+
+    init(targets: ObjectRange, fanOut: Quantiles, edges: Int, sources: Int, random: inout RandomSource) {
+        self.targets = targets
+        var weights = ShapedFanOut(
+            fanOut: fanOut, sources: targets.count, total: edges, lowest: 0, highest: max(sources, 1),
+            random: &random)
+        var running: Int64 = 0
+        var cumulative: [Int64] = []
+        cumulative.reserveCapacity(targets.count)
+        for ordinal in 0..<targets.count {
+            running += Int64(weights.next(ordinal: ordinal))
+            cumulative.append(running)
+        }
+        self.cumulative = cumulative
+        self.edges = max(edges, 1)
+        self.permutation = AffinePermutation(count: self.edges, random: &random)
+    }
+
+    /// `count` different destination ordinals for the next source object.
+    ///
+    /// Slots are taken in a shuffled order; a slot whose destination the object already has is deferred to the
+    /// next objects, so that every destination still gets its share of the edges.
+    func pick(_ count: Int) -> [Int] {
+        let count = min(count, targets.count)
+        var picked: [Int] = []
+        picked.reserveCapacity(count)
+        // Many edges: remember them in a set, not by searching the list.
+        var seen = count > 32 ? Set<Int>(minimumCapacity: count) : nil
+        var stillDeferred: [Int] = []
+        var pending = deferred[...]
+        var attempts = 0
+        while picked.count < count {
+            let slot: Int
+            if let first = pending.first {
+                slot = first
+                pending = pending.dropFirst()
+            } else {
+                slot = permutation.apply(next % edges)
+                next += 1
+            }
+            attempts += 1
+            var ordinal = target(ofSlot: slot)
+            if seen?.contains(ordinal) ?? picked.contains(ordinal) {
+                guard attempts > 4 * count + 64 else {
+                    stillDeferred.append(slot)
+                    continue
+                }
+                // Too crowded: the next destination along instead.
+                while seen?.contains(ordinal) ?? picked.contains(ordinal) { ordinal = (ordinal + 1) % targets.count }
+            }
+            picked.append(ordinal)
+            seen?.insert(ordinal)
+        }
+        deferred = Array(pending) + stillDeferred
+        return picked
+    }
+
+    private func target(ofSlot slot: Int) -> Int {
+        let weight = cumulative.last ?? 0
+        guard weight > 0 else { return slot % targets.count }
+        return Self.firstAbove(Int64((Double(slot) + 0.5) / Double(edges) * Double(weight)), in: cumulative)
+    }
+
+    /// The first index whose running total exceeds `position`.
+    private static func firstAbove(_ position: Int64, in cumulative: [Int64]) -> Int {
+        var (low, high) = (0, cumulative.count - 1)
+        while low < high {
+            let middle = (low + high) / 2
+            if cumulative[middle] > position { high = middle } else { low = middle + 1 }
+        }
+        return low
+    }
+}

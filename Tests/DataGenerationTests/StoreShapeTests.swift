@@ -1,0 +1,191 @@
+import DataGeneration
+import Foundation
+import ObjectModel
+import PersistentStore
+import SQLiteDatabase
+import TestFixtures
+import Testing
+
+/// `shape`: a store's shape read without its data, and stores generated from it that look like it.
+@Suite("Store shapes")
+struct StoreShapeTests {
+    /// Every fixture store (as in ../shared/fixtures) with its model bundle.
+    static let stores = Fixtures.allStores
+
+    /// Shape → generate → shape on every real store, at its own size and at ten times it: the counts are the
+    /// store's (times ten), nil shares within 2 points, p10/p50/p90 of numbers and lengths within 10 % (or 2
+    /// units) of the real store's exact ones, fan-outs within a Kolmogorov–Smirnov distance of 0.1. The store's
+    /// folder is left byte for byte as it was, -wal included.
+    @Test(arguments: stores.map(\.store.lastPathComponent))
+    func roundTripKeepsTheShape(file: String) throws {
+        let (store, bundle) = try #require(Self.stores.first { $0.store.lastPathComponent == file })
+        let history = try ModelLoader.load(path: bundle.path)
+        try Fixtures.withStoreCopy(at: store) { url in
+            let folder = url.deletingLastPathComponent()
+            let before = try Self.fileHashes(in: folder)
+            let real = try StoreShape.read(path: url.path, history: history)
+            #expect(try Self.fileHashes(in: folder) == before, "shape changed the store's folder")
+            #expect(real.totalObjects > 0)
+            // Through the file, as a user would: what is written is what generates.
+            let datasetFile = folder.appendingPathComponent("shape.yaml").path
+            try Data(real.dataset().shapeFileText(header: []).utf8).write(to: URL(fileURLWithPath: datasetFile))
+            let dataset = try Dataset.load(path: datasetFile)
+            for scale in [1, 10] {
+                let generated = folder.appendingPathComponent("generated-\(scale).sqlite").path
+                _ = try StoreGenerator(version: real.version, dataset: dataset, size: real.totalObjects * scale)
+                    .generate(at: generated)
+                let copy = try StoreShape.read(path: generated, history: history)
+                try Self.expectFaithful(copy, to: real, scale: scale)
+            }
+        }
+    }
+
+    /// A store generated from the catalogue model (inheritance, every attribute type, a one-to-one, an ordered
+    /// one-to-many with min/max counts, a many-to-many), reshaped with skewed values, round-trips too.
+    @Test func catalogueRoundTripKeepsTheShape() throws {
+        let version = try SampleModels.catalogue()
+        let history = try ModelHistory(versions: [version])
+        try withTemporaryFolder { folder in
+            let source = folder.appendingPathComponent("source.sqlite").path
+            let skewed = Dataset(
+                seed: 5, objects: ["Book": 0.3, "Film": 0.2, "Shelf": 0.02, "Tag": 0.1, "Barcode": 0.2, "Chapter": 1],
+                relationships: ["Item.tags": RelationshipFill(count: IntRange(0, 12))],
+                attributes: ["Item.title": AttributeFill(nullRatio: 0, length: IntRange(1, 300))])
+            _ = try StoreGenerator(version: version, dataset: skewed, size: 3000).generate(at: source)
+            let real = try StoreShape.read(path: source, history: history)
+            for scale in [1, 10] {
+                let generated = folder.appendingPathComponent("generated-\(scale).sqlite").path
+                _ = try StoreGenerator(version: version, dataset: real.dataset(), size: real.totalObjects * scale)
+                    .generate(at: generated)
+                try Self.expectFaithful(try StoreShape.read(path: generated, history: history), to: real, scale: scale)
+            }
+        }
+    }
+
+    /// No stored value leaves: a store seeded with marker strings, binary values and numbers of many digits
+    /// gives a dataset (YAML and JSON) in which none of them appears, and in which no number equals a stored
+    /// number that has more than two significant digits.
+    @Test func shapeHoldsNoStoredValue() throws {
+        let version = try SampleModels.catalogue()
+        let history = try ModelHistory(versions: [version])
+        try withTemporaryFolder { folder in
+            let path = folder.appendingPathComponent("private.sqlite").path
+            _ = try StoreGenerator(version: version, dataset: Dataset(seed: 3), size: 400).generate(at: path)
+            let connection = try Connection(path: path, mode: .readWrite)
+            let layout = try StoreLayout(version: version)
+            let book = layout.table(for: "Book")
+            func column(_ property: String, _ entity: String = "Book") throws -> String {
+                quoted(try #require(layout.table(for: entity).column(for: property, of: entity, version: version)).name)
+            }
+            let marker = "SECRETMARKER"
+            try connection.execute(
+                """
+                UPDATE \(quoted(book.name)) SET \(try column("title")) = '\(marker)-title-' || Z_PK,
+                \(try column("isbn")) = '\(marker)-isbn-' || Z_PK,
+                \(try column("words")) = 987654321 + Z_PK * 7,
+                \(try column("copies")) = 31337 + Z_PK,
+                \(try column("rating")) = 3.14159265 * Z_PK,
+                \(try column("added")) = 654321987.125 + Z_PK,
+                \(try column("price")) = 12345.67 + Z_PK,
+                \(try column("cover")) = CAST('\(marker)-cover' AS BLOB)
+                WHERE Z_ENT = \(layout.entityNumbers["Book"]!)
+                """)
+            try connection.execute(
+                "UPDATE \(quoted(layout.table(for: "Tag").name)) SET \(try column("name", "Tag")) = '\(marker)-tag'")
+            // Every number stored, to compare with every number written.
+            var stored = Set<Double>()
+            for name in ["words", "copies", "rating", "added", "price", "pages", "weight"] {
+                for row in try connection.rows("SELECT \(try column(name)) FROM \(quoted(book.name))") {
+                    if case .integer(let value) = row[0] { stored.insert(Double(value)) }
+                    if case .real(let value) = row[0] { stored.insert(value) }
+                }
+            }
+            let shape = try StoreShape.read(path: path, history: history)
+            for text in [shape.dataset().shapeFileText(header: []), try shape.dataset().shapeFileJSON()] {
+                #expect(!text.contains(marker))
+                for fragment in ["987654", "31337", "3.14159", "654321987", "12345.67"] {
+                    #expect(!text.contains(fragment), "\(fragment) leaked")
+                }
+                let numbers = text.split { !"0123456789.e+-".contains($0) }.compactMap { Double($0) }
+                #expect(!numbers.isEmpty)
+                for number in numbers where stored.contains(number) {
+                    #expect(Self.significantDigits(number) <= 2, "\(number) is a stored value")
+                }
+            }
+        }
+    }
+
+    /// A store that fits no version of the model is refused with one line naming it.
+    @Test func refusesAStoreTheModelDoesNotFit() throws {
+        let history = try ModelLoader.load(
+            path: Fixtures.coreDataPlus.appendingPathComponent("SampleModel3/SampleModel3.xcdatamodeld").path)
+        try Fixtures.withStoreCopy("CoreDataMigration_Example_1.sqlite") { url in
+            let error = #expect(throws: GenerationError.self) { try StoreShape.read(path: url.path, history: history) }
+            #expect(error?.message.contains(url.path) == true)
+            #expect(error?.message.contains("fits no version") == true)
+            #expect(error?.message.contains("\n") == false)
+        }
+    }
+
+    // MARK: - Checks
+
+    static func expectFaithful(_ copy: StoreShape, to real: StoreShape, scale: Int) throws {
+        for (entity, count) in real.objects {
+            #expect(copy.objects[entity] == count * scale, "objects of \(entity)")
+        }
+        for (key, measure) in real.attributes where measure.objects > 0 {
+            let other = try #require(copy.attributes[key], "\(key) missing")
+            #expect(abs(other.nullRatio - measure.nullRatio) <= 0.02, "\(key) nil share")
+            for (name, mine, theirs) in [
+                ("numbers", measure.numbers, other.numbers), ("lengths", measure.lengths, other.lengths),
+            ] {
+                guard let mine, !mine.isEmpty else { continue }
+                let theirs = try #require(theirs, "\(key) \(name) missing")
+                for level in [0.1, 0.5, 0.9] {
+                    let (expected, actual) = (
+                        Quantiles.quantile(mine, at: level), Quantiles.quantile(theirs, at: level)
+                    )
+                    #expect(
+                        abs(actual - expected) <= max(0.1 * abs(expected), 2),
+                        "\(key) \(name) p\(Int(level * 100)): \(actual) for \(expected) (scale \(scale))")
+                }
+            }
+        }
+        for (key, fill) in real.fills {
+            #expect(abs((copy.fills[key] ?? -1) - fill) <= 0.02, "\(key) fill")
+        }
+        for (key, counts) in real.fanOuts where !counts.isEmpty {
+            let other = try #require(copy.fanOuts[key], "\(key) fan-out missing")
+            let distance = kolmogorovSmirnov(counts, other)
+            #expect(distance <= 0.1, "\(key) fan-out: KS distance \(distance) (scale \(scale))")
+        }
+    }
+
+    /// The largest difference between the two samples' distribution functions (both sorted).
+    static func kolmogorovSmirnov(_ first: [Int], _ second: [Int]) -> Double {
+        guard !first.isEmpty, !second.isEmpty else { return first.isEmpty == second.isEmpty ? 0 : 1 }
+        var (i, j, distance) = (0, 0, 0.0)
+        while i < first.count && j < second.count {
+            let value = min(first[i], second[j])
+            while i < first.count && first[i] == value { i += 1 }
+            while j < second.count && second[j] == value { j += 1 }
+            distance = max(distance, abs(Double(i) / Double(first.count) - Double(j) / Double(second.count)))
+        }
+        return distance
+    }
+
+    static func significantDigits(_ value: Double) -> Int {
+        var digits = String(format: "%.15g", abs(value)).filter(\.isNumber)
+        while digits.hasPrefix("0") { digits.removeFirst() }
+        while digits.hasSuffix("0") { digits.removeLast() }
+        return digits.count
+    }
+
+    static func fileHashes(in folder: URL) throws -> [String: Data] {
+        var hashes: [String: Data] = [:]
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) {
+            hashes[name] = try Data(contentsOf: folder.appendingPathComponent(name))
+        }
+        return hashes
+    }
+}

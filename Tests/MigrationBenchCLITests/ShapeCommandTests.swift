@@ -1,0 +1,57 @@
+import Foundation
+import Testing
+
+/// `migration-bench shape`: a dataset file from a store, which `generate` reads; a store the model does not fit
+/// is refused.
+@Suite("migration-bench shape")
+struct ShapeCommandTests {
+    static let bundle = Executable.fixtures.appendingPathComponent("CoreDataMigration_Example.xcdatamodeld").path
+
+    /// A copy of the fixture store `name` (with its -wal) in `folder`.
+    static func copy(_ name: String, into folder: URL) throws -> String {
+        let source = Executable.fixtures.appendingPathComponent("stores").appendingPathComponent(name)
+        let copy = folder.appendingPathComponent(name)
+        try FileManager.default.copyItem(at: source, to: copy)
+        if FileManager.default.fileExists(atPath: source.path + "-wal") {
+            try FileManager.default.copyItem(atPath: source.path + "-wal", toPath: copy.path + "-wal")
+        }
+        return copy.path
+    }
+
+    /// shape → generate at the store's size gives its objects per entity; the model is found beside the store
+    /// when --model is not given.
+    @Test func shapeThenGenerate() throws {
+        try Executable.withTemporaryFolder { folder in
+            let store = try Self.copy("CoreDataMigration_Example_WAL.sqlite", into: folder)
+            let dataset = folder.appendingPathComponent("shape.yaml").path
+            let shape = try Executable.run(["shape", store, "--model", Self.bundle, "--output", dataset], in: folder)
+            #expect(shape.status == 0, "\(shape.error)")
+            let text = try String(contentsOfFile: dataset, encoding: .utf8)
+            #expect(text.contains("--size 168"))
+            let generated = folder.appendingPathComponent("generated.sqlite").path
+            let generate = try Executable.run(
+                [
+                    "generate", "--model", Self.bundle, "--version", "CoreDataMigration_Example 4", "--size", "168",
+                    "--dataset", dataset, "--output", generated, "--json",
+                ], in: folder)
+            #expect(generate.status == 0, "\(generate.error)")
+            let objects = try #require(try generate.json()["objects"] as? [String: Int])
+            #expect(objects == ["Post": 84, "Color": 84])
+            // Without --model: no bundle beside a store in a bare folder.
+            let bare = try Executable.run(["shape", store], in: folder)
+            #expect(bare.status == 1 && bare.errorLines.count == 1, "\(bare.error)")
+        }
+    }
+
+    /// A store that fits no version of the model: exit 1, one line naming the store.
+    @Test func refusesAStoreTheModelDoesNotFit() throws {
+        try Executable.withTemporaryFolder { folder in
+            let store = try Self.copy("CoreDataMigration_Example_1.sqlite", into: folder)
+            let run = try Executable.run(["shape", store, "--model", "Scenarios/models/library.yaml"], in: folder)
+            #expect(run.status == 1)
+            #expect(run.errorLines.count == 1, "\(run.error)")
+            #expect(run.error.contains(store) && run.error.contains("fits no version"))
+            #expect(run.output.isEmpty)
+        }
+    }
+}
