@@ -144,7 +144,12 @@ let package = Package(
                 "ScenarioRunner", "MigrationEngine", "MappingModel", "ObjectModel", "ReportModel", "Instrumentation",
                 "TestFixtures",
             ]),
-        .testTarget(name: "MigrationBenchCLITests", dependencies: ["MigrationBenchCLI", "TestFixtures"]),
+        .testTarget(
+            name: "MigrationBenchCLITests",
+            dependencies: [
+                "MigrationBenchCLI", "TestFixtures", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Yams", package: "Yams"),
+            ]),
         .testTarget(
             name: "MigrationTestingTests", dependencies: ["MigrationTesting", "PersistentStore", "TestFixtures"]),
         // The README's example package (Examples/AppMigrationTests, an app team's own manifest): its tests are

@@ -15,6 +15,7 @@ struct MigrationBench: ParsableCommand {
             ListCommand.self,
             ValidateCommand.self,
             CompareCommand.self,
+            MergeCommand.self,
             CheckCommand.self,
             ProfileCommand.self,
             ModelsCommand.self,

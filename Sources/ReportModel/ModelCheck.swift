@@ -25,6 +25,18 @@ public struct ModelCheck: Sendable, Hashable, Codable {
 
     /// The findings that fail CI.
     public var errors: [Finding] { findings.filter { $0.severity == .error } }
+
+    /// The report's scenario name of the chain from `origin`: each store a check generates at `origin` is a cell
+    /// of it.
+    package static func scenarioName(origin: String) -> String { "from \(origin)" }
+
+    /// Errors first, then in the order found; one finding per code, steps, entity and property.
+    package static func sorted(_ findings: [Finding]) -> [Finding] {
+        var seen: Set<[String?]> = []
+        let unique = findings.filter { seen.insert([$0.code, $0.from, $0.to, $0.entity, $0.property]).inserted }
+        return unique.enumerated().sorted { ($0.element.severity, $0.offset) < ($1.element.severity, $1.offset) }
+            .map(\.element)
+    }
 }
 
 /// One thing a check found, as a lint reports it: a stable code, a severity, and where.

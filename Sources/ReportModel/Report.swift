@@ -29,12 +29,17 @@ public struct Report: Sendable, Hashable, Codable {
     public var verdict: Verdict
     /// What `migration-bench check` found, for a check's report; nil for a run of scenarios.
     public var check: ModelCheck?
+    /// Which share of the matrix this report holds, for a shard's report (`run --shard`); nil otherwise.
+    public var shard: ShardRecord?
+    /// The runs of the shards a merged report was put together from (`merge`), by shard; nil otherwise.
+    public var shards: [ShardRun]?
 
     /// Creates a report.
     public init(
         schemaVersion: Int = Report.currentSchemaVersion, runID: String, startedAt: String, durationSeconds: Double,
         command: [String], environment: Environment, scenarios: [ScenarioSummary], cells: [Cell],
-        baseline: BaselineComparison?, verdict: Verdict, check: ModelCheck? = nil
+        baseline: BaselineComparison?, verdict: Verdict, check: ModelCheck? = nil, shard: ShardRecord? = nil,
+        shards: [ShardRun]? = nil
     ) {
         self.schemaVersion = schemaVersion
         self.runID = runID
@@ -47,6 +52,8 @@ public struct Report: Sendable, Hashable, Codable {
         self.baseline = baseline
         self.verdict = verdict
         self.check = check
+        self.shard = shard
+        self.shards = shards
     }
 }
 

@@ -15,6 +15,8 @@ public struct RunOptions: Sendable {
     public var storage: [StorageMode]?
     /// Only cells with these paths (nil: every one the scenario lists).
     public var paths: [MigrationPath]?
+    /// Only this shard's cells (`--shard I/N`); nil: every cell.
+    public var shard: ShardPlan?
 
     /// Options for a quick or full run of every cell.
     public init(quick: Bool, sizes: [Int]? = nil) {
@@ -73,9 +75,9 @@ public struct RunOrchestrator {
         }
     }
 
-    /// Runs every cell and returns the report's cells; `event` is told as the run goes.
+    /// Runs every cell (of the shard) and returns the report's cells; `event` is told as the run goes.
     public func run(event: (RunEvent) -> Void = { _ in }) -> [Cell] {
-        let all = cells()
+        let all = selectedCells()
         var result: [Cell] = []
         for (index, item) in all.enumerated() {
             let repetitions = item.scenario.repetitions(quick: options.quick)

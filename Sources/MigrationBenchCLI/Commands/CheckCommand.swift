@@ -69,6 +69,8 @@ struct CheckCommand: ParsableCommand {
     @Flag(name: .long, help: "Print JSON instead of text.")
     var json = false
 
+    @OptionGroup var sharding: ShardOptions
+
     func run() throws {
         var exitCode: Int32 = 0
         try reportingInputErrors {
@@ -87,6 +89,11 @@ struct CheckCommand: ParsableCommand {
                     bytes > 0
                 else { throw InputError("--max-step-heap: '\(maxStepHeap)' is not a size such as 64MiB") }
                 options.maxStepHeapBytes = Int(bytes)
+            }
+            if let (plan, line) = try sharding.plan() {
+                options.shard = plan
+                // The first line of output; with --json, standard output is the JSON alone.
+                if json { printError(line) } else { printNow(line) }
             }
             let started = Date()
             let checker = try ModelChecker(

@@ -43,12 +43,19 @@ struct RunCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("A report.json to compare with; a regression exits 3.", valueName: "file"))
     var baseline: String?
 
+    @OptionGroup var sharding: ShardOptions
+
     func run() throws {
         var exitCode: Int32 = 0
         try reportingInputErrors {
             let loaded = try ScenarioFiles.load(scenarios)
             var options = RunOptions(quick: quick, sizes: try sizes.map(Self.sizes))
             if let modes { try Self.filter(&options, modes) }
+            if let (plan, line) = try sharding.plan() {
+                options.shard = plan
+                let orchestrator = RunOrchestrator(scenarios: loaded, options: options) { _ in .failed("") }
+                printNow("\(line): \(orchestrator.selectedCells().count) of \(orchestrator.cells().count) cells")
+            }
             let report = try ReportRun(out: out, baseline: baseline).run(
                 scenarios: loaded, options: options, command: ["run"] + CommandLine.arguments.dropFirst(2))
             exitCode = Int32(report.verdict.exitCode)
@@ -122,7 +129,7 @@ struct ReportRun {
             environment: EnvironmentProbe.current(
                 jemallocVersion: JemallocHeap.make()?.allocatorDescription, buildConfiguration: Self.configuration),
             scenarios: orchestrator.summaries(), cells: cells, baseline: nil,
-            verdict: Verdict.decide(cells: cells, baseline: nil))
+            verdict: Verdict.decide(cells: cells, baseline: nil), shard: orchestrator.shardRecord())
         if let baselineReport, let baseline {
             report.applyBaseline(report.compare(to: baselineReport, baselineFile: baseline))
         }
@@ -163,14 +170,23 @@ struct ReportRun {
         return formatter.string(from: date) + "-\(getpid())"
     }
 
-    /// Makes `<out>/latest` a symbolic link to the newest run's folder.
+    /// Makes `<out>/latest` a symbolic link to the newest run's folder: a new link under a name of this
+    /// process's own, renamed over the old one, so that runs side by side (shards) never see it missing.
     static func pointLatest(at runID: String, in out: String) {
         let link = "\(out)/latest"
-        try? FileManager.default.removeItem(atPath: link)
-        try? FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: runID)
+        let fresh = "\(out)/.latest-\(getpid())"
+        try? FileManager.default.removeItem(atPath: fresh)
+        guard (try? FileManager.default.createSymbolicLink(atPath: fresh, withDestinationPath: runID)) != nil,
+            rename(fresh, link) == 0
+        else {
+            try? FileManager.default.removeItem(atPath: fresh)
+            try? FileManager.default.removeItem(atPath: link)
+            try? FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: runID)
+            return
+        }
     }
 
-    private static func summary(_ report: Report, files: [String]) -> String {
+    static func summary(_ report: Report, files: [String]) -> String {
         let verdict = report.verdict
         var lines = [
             "\(verdict.passed ? "PASSED" : "FAILED") — \(verdict.passedCells) of \(verdict.cells) cells passed"

@@ -16,7 +16,8 @@ struct CheckReport {
             environment: EnvironmentProbe.current(
                 jemallocVersion: JemallocHeap.make()?.allocatorDescription, buildConfiguration: ReportRun.configuration),
             scenarios: outcome.scenarios, cells: outcome.cells, baseline: nil,
-            verdict: Verdict.decide(cells: outcome.cells, findings: outcome.check.findings), check: outcome.check)
+            verdict: Verdict.decide(cells: outcome.cells, findings: outcome.check.findings), check: outcome.check,
+            shard: outcome.shard)
     }
 
     /// Writes the four files to `<out>/<run id>/` and points `<out>/latest` at them.

@@ -194,11 +194,16 @@ struct ChainRunner {
         }
     }
 
+    /// The report's cell of the store generated at `origin` with `size` objects per entity, before it runs.
+    func spec(origin: String, size: Int) -> CellSpec {
+        CellSpec(
+            scenarioFile: checker.modelPath, scenario: ModelChecker.scenarioName(origin), size: size,
+            mode: CellMode(passes: .single, storage: migrator.options.storage, path: .chained))
+    }
+
     private func cell(origin: String, size: Int, sample: CellSample, failure: String?) -> Cell {
         let name = ModelChecker.scenarioName(origin)
-        let spec = CellSpec(
-            scenarioFile: checker.modelPath, scenario: name, size: size,
-            mode: CellMode(passes: .single, storage: migrator.options.storage, path: .chained))
+        let spec = spec(origin: origin, size: size)
         let scenario = Scenario(
             name: name, title: name, description: "", file: checker.modelPath, model: checker.modelPath,
             chain: [], mappings: [], policies: checker.options.bindings, dataset: checker.options.dataset,

@@ -33,6 +33,8 @@ public struct ModelChecker {
         public var maxStepSeconds: Double?
         /// The largest heap peak a step may reach, or nil.
         public var maxStepHeapBytes: Int?
+        /// Only this shard's stores (`--shard I/N`); nil: every one.
+        public var shard: ShardPlan?
 
         /// The default options: sizes 100 and 10,000, no budget.
         public init() {}
@@ -53,6 +55,8 @@ public struct ModelChecker {
         public var stepSeconds: Double
         /// Seconds the verifications took, all steps together.
         public var verifySeconds: Double
+        /// The report's record of the shard run, or nil for an unsharded check.
+        public var shard: ShardRecord?
     }
 
     let modelPath: String
@@ -95,22 +99,23 @@ public struct ModelChecker {
         let started = ContinuousClock.now
         var runner = try ChainRunner(checker: self, heap: heap)
         var cells: [Cell] = []
-        for size in options.sizes {
-            for origin in chain.dropLast() {
-                let work = "\(folder)/\(size)-\(history.index(of: origin) ?? 0)"
-                try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
-                defer { try? FileManager.default.removeItem(atPath: work) }
-                cells.append(try runner.run(from: origin, size: size, folder: work, event: event))
-            }
+        let stores = options.sizes.flatMap { size in chain.dropLast().map { (size: size, origin: $0) } }
+        let specs = stores.map { runner.spec(origin: $0.origin, size: $0.size) }
+        let chosen = options.shard.map { Set($0.positions(specs)) }
+        for (place, (size, origin)) in stores.enumerated() where chosen?.contains(place) ?? true {
+            let work = "\(folder)/\(size)-\(history.index(of: origin) ?? 0)"
+            try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(atPath: work) }
+            cells.append(try runner.run(from: origin, size: size, folder: work, event: event))
         }
         let total = (ContinuousClock.now - started).seconds
-        let findings = Self.sorted(staticFindings + runner.findings)
+        let findings = ModelCheck.sorted(staticFindings + runner.findings)
         let check = ModelCheck(
             model: modelPath, current: target, sizes: options.sizes, steps: runner.steps, findings: findings)
         return Outcome(
             check: check, cells: cells, scenarios: chain.dropLast().map(summary),
             overheadSeconds: max(0, total - runner.measuredSeconds), stepSeconds: runner.stepSeconds,
-            verifySeconds: runner.verifySeconds)
+            verifySeconds: runner.verifySeconds, shard: options.shard?.record(specs))
     }
 
     /// The report's summary of the chain from `origin`.
@@ -129,13 +134,5 @@ public struct ModelChecker {
     }
 
     /// The report's scenario name of the chain from `origin`.
-    static func scenarioName(_ origin: String) -> String { "from \(origin)" }
-
-    /// Errors first, then in the order found; one finding per code, steps, entity and property.
-    static func sorted(_ findings: [Finding]) -> [Finding] {
-        var seen: Set<[String?]> = []
-        let unique = findings.filter { seen.insert([$0.code, $0.from, $0.to, $0.entity, $0.property]).inserted }
-        return unique.enumerated().sorted { ($0.element.severity, $0.offset) < ($1.element.severity, $1.offset) }
-            .map(\.element)
-    }
+    static func scenarioName(_ origin: String) -> String { ModelCheck.scenarioName(origin: origin) }
 }

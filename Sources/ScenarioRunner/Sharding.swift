@@ -1,0 +1,231 @@
+public import ReportModel
+
+/// One share of a matrix of cells: shard ``index`` of ``count``, counted from 1, as `--shard 2/4` says.
+public struct Shard: Sendable, Hashable, CustomStringConvertible {
+    /// The most shards a matrix may be cut into.
+    public static let maximumCount = 256
+
+    /// The shard, from 1 to ``count``.
+    public let index: Int
+    /// The number of shards.
+    public let count: Int
+
+    /// Shard `index` of `count`.
+    ///
+    /// - Throws: ``ShardError`` unless 1 ≤ `index` ≤ `count` ≤ ``maximumCount``.
+    public init(index: Int, count: Int) throws(ShardError) {
+        guard (1...Self.maximumCount).contains(count), (1...count).contains(index) else {
+            throw ShardError("\(index)/\(count) is not a shard I/N with 1 ≤ I ≤ N ≤ \(Self.maximumCount)")
+        }
+        self.index = index
+        self.count = count
+    }
+
+    /// The shard `text` names, such as `2/4`.
+    ///
+    /// - Throws: ``ShardError`` for anything but `I/N` with 1 ≤ I ≤ N ≤ ``maximumCount``.
+    public init(parsing text: String) throws(ShardError) {
+        let parts = text.split(separator: "/", omittingEmptySubsequences: false)
+        guard parts.count == 2, let index = Int(parts[0]), let count = Int(parts[1]) else {
+            throw ShardError("'\(text)' is not a shard I/N such as 2/4")
+        }
+        try self.init(index: index, count: count)
+    }
+
+    /// `2/4`.
+    public var description: String { "\(index)/\(count)" }
+
+    /// The shard a CI system's parallel job says this is, and where it was read, or nil when no CI variables
+    /// are set: GitLab's `CI_NODE_INDEX`/`CI_NODE_TOTAL` (from 1), Buildkite's
+    /// `BUILDKITE_PARALLEL_JOB`/`BUILDKITE_PARALLEL_JOB_COUNT` and CircleCI's `CIRCLE_NODE_INDEX`/`CIRCLE_NODE_TOTAL`
+    /// (from 0). GitHub Actions has no such variables: its matrix passes `--shard`.
+    ///
+    /// - Throws: ``ShardError`` naming the variables when their values are not a shard.
+    public static func fromEnvironment(
+        _ environment: [String: String]
+    ) throws(ShardError) -> (
+        shard: Shard, source: String
+    )? {
+        let systems = [
+            ("GitLab", "CI_NODE_INDEX", "CI_NODE_TOTAL", 1),
+            (
+                "Buildkite", "BUILDKITE_PARALLEL_JOB",
+                "BUILDKITE_PARALLEL_JOB_COUNT", 0
+            ), ("CircleCI", "CIRCLE_NODE_INDEX", "CIRCLE_NODE_TOTAL", 0),
+        ]
+        for (system, indexName, countName, base) in systems {
+            guard let indexText = environment[indexName], let countText = environment[countName] else { continue }
+            let source = "\(system) \(indexName)=\(indexText), \(countName)=\(countText)"
+            guard let index = Int(indexText), let count = Int(countText) else {
+                throw ShardError("\(source): not whole numbers")
+            }
+            do {
+                return (try Shard(index: index - base + 1, count: count), source)
+            } catch {
+                throw ShardError("\(source): \(error)")
+            }
+        }
+        return nil
+    }
+}
+
+/// A shard that cannot be: the text or the CI variables that gave it, and why.
+public struct ShardError: Error, Sendable, CustomStringConvertible {
+    /// What is wrong.
+    public let description: String
+
+    init(_ description: String) {
+        self.description = description
+    }
+}
+
+/// How the cells of a matrix are shared out among shards, and which of them one shard runs.
+///
+/// Hashed (the default): each cell goes to the shard its id hashes highest with (rendezvous hashing over a
+/// fixed 64-bit hash, the same on every machine), so the shares are disjoint and complete, and a cell keeps
+/// its shard when scenarios are added or removed. Balanced (`--balance <report.json>`): cells are shared out
+/// by the time the report measured for each, longest first, each to the shard with the least time so far.
+public struct ShardPlan: Sendable {
+    /// The shard this process runs.
+    public let shard: Shard
+    /// Each cell's expected seconds, by id, for a balanced plan; nil for a hashed one.
+    let balance: Balance?
+
+    /// A hashed plan.
+    public init(shard: Shard) {
+        self.shard = shard
+        balance = nil
+    }
+
+    /// A plan balanced by the cells' times in `report` (an earlier full or merged report of the same matrix).
+    public init(shard: Shard, balancingBy report: Report) {
+        self.shard = shard
+        balance = Balance(report)
+    }
+
+    /// The shard of each cell (from 1), in the order given.
+    public func assignments(_ cells: [CellSpec]) -> [Int] {
+        guard let balance else { return cells.map { Self.hashedShard(of: $0.id, count: shard.count) } }
+        return Self.longestFirst(cells.map(balance.seconds), count: shard.count)
+    }
+
+    /// The places (from 0) of this shard's cells in `cells`.
+    public func positions(_ cells: [CellSpec]) -> [Int] {
+        assignments(cells).enumerated().filter { $0.element == shard.index }.map(\.offset)
+    }
+
+    /// The report's record of this shard of `cells`.
+    public func record(_ cells: [CellSpec]) -> ShardRecord {
+        let ids = cells.map(\.id)
+        return ShardRecord(
+            index: shard.index, count: shard.count,
+            partition: balance == nil ? ShardRecord.hashed : ShardRecord.balanced, balancedBy: balance?.runID,
+            matrixCells: ids.count, matrix: ShardRecord.digest(ids), positions: positions(cells))
+    }
+
+    /// The shard (from 1) whose pairing with `id` hashes highest: rendezvous hashing over 64-bit FNV-1a, each
+    /// pairing's hash finished with SplitMix64's mixer. Ties (never seen) go to the lower shard.
+    public static func hashedShard(of id: String, count: Int) -> Int {
+        var hash = FNV1a()
+        hash.add(Array(id.utf8))
+        var best = (shard: 1, weight: UInt64(0))
+        for shard in 1...max(count, 1) {
+            let weight = mix(hash.value ^ (UInt64(shard) &* 0x9e37_79b9_7f4a_7c15))
+            if shard == 1 || weight > best.weight { best = (shard, weight) }
+        }
+        return best.shard
+    }
+
+    /// Greedy longest-processing-time-first: the longest cell first, each to the shard with the least time so
+    /// far (the lower shard on a tie); equal times keep their order, so every shard computes the same plan.
+    public static func longestFirst(_ seconds: [Double], count: Int) -> [Int] {
+        var load = [Double](repeating: 0, count: max(count, 1))
+        var result = [Int](repeating: 1, count: seconds.count)
+        let order = seconds.indices.sorted { (-seconds[$0], $0) < (-seconds[$1], $1) }
+        for index in order {
+            let lightest = load.indices.min { (load[$0], $0) < (load[$1], $1) } ?? 0
+            load[lightest] += seconds[index]
+            result[index] = lightest + 1
+        }
+        return result
+    }
+
+    /// SplitMix64's finalizer: spreads the bits of a 64-bit value.
+    private static func mix(_ value: UInt64) -> UInt64 {
+        var z = value &+ 0x9e37_79b9_7f4a_7c15
+        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+        return z ^ (z >> 31)
+    }
+}
+
+/// The time each cell took in a report, to balance shards by.
+struct Balance: Sendable {
+    /// The report's run ID.
+    let runID: String
+    /// Each measured cell's seconds, by id.
+    let seconds: [String: Double]
+    /// Each measured cell's seconds per object, by scenario and mode, then by scenario: for cells the report has
+    /// not, scaled by size.
+    let perObject: [String: Double]
+    /// Seconds per cell for a cell nothing like it was measured: the mean.
+    let fallback: Double
+
+    init(_ report: Report) {
+        runID = report.runID
+        let measured = report.cells.filter(\.isMeasured)
+        let work = measured.map(Self.workSeconds)
+        // What the report's run spent besides the cells' measured work (starting processes, reading scenarios),
+        // shared out over its repetitions.
+        let repetitions = measured.map(\.repetitions).reduce(0, +)
+        let overhead = max(0, report.durationSeconds - work.reduce(0, +)) / Double(max(repetitions, 1))
+        var seconds: [String: Double] = [:]
+        var rates: [String: [Double]] = [:]
+        for (cell, work) in zip(measured, work) {
+            let total = work + overhead * Double(cell.repetitions)
+            seconds[cell.id] = total
+            for key in [Self.key(cell.scenario, cell.mode.slug), cell.scenario] {
+                rates[key, default: []].append(total / Double(max(cell.size, 1)))
+            }
+        }
+        self.seconds = seconds
+        perObject = rates.mapValues { $0.reduce(0, +) / Double($0.count) }
+        fallback = seconds.isEmpty ? 1 : seconds.values.reduce(0, +) / Double(seconds.count)
+    }
+
+    /// The seconds `cell` is expected to take.
+    func seconds(_ cell: CellSpec) -> Double {
+        if let measured = seconds[cell.id] { return measured }
+        let rate = perObject[Self.key(cell.scenario, cell.mode.slug)] ?? perObject[cell.scenario]
+        return rate.map { $0 * Double(cell.size) } ?? fallback
+    }
+
+    /// A cell's work in one shard: each repetition's top-level phases (generation, steps, verifications) and
+    /// its floor.
+    static func workSeconds(_ cell: Cell) -> Double {
+        let phases = cell.phases.filter { $0.group == nil || $0.name.hasPrefix("verify ") }
+        let once = phases.map(\.wallSeconds.median).reduce(0, +) + (cell.floor?.seconds.median ?? 0)
+        return once * Double(cell.repetitions)
+    }
+
+    private static func key(_ scenario: String, _ mode: String) -> String { "\(scenario)/\(mode)" }
+}
+
+extension Mode {
+    /// `single+streaming+chained`, as in cell ids.
+    var slug: String { "\(passes)+\(storage)+\(path)" }
+}
+
+extension RunOrchestrator {
+    /// The cells this process runs: its shard's (``RunOptions/shard``), or every cell, in the matrix's order.
+    public func selectedCells() -> [(scenario: Scenario, spec: CellSpec)] {
+        let all = cells()
+        guard let shard = options.shard else { return all }
+        return shard.positions(all.map(\.spec)).map { all[$0] }
+    }
+
+    /// The report's record of the shard run, or nil for an unsharded run.
+    public func shardRecord() -> ShardRecord? {
+        options.shard?.record(cells().map(\.spec))
+    }
+}
