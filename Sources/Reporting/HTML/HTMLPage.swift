@@ -98,7 +98,8 @@ extension HTMLPage {
         budgets = Budgets(report.cells)
         baseline = report.baseline.map(Baseline.init)
         scenarios = report.scenarioGroups.map { Scenario($0.summary, cells: $0.cells) }
-        environment = Entry.all(report.environment)
+        environment =
+            Entry.all(report.environment) + report.shardEntries.map { Entry(name: $0.name, value: $0.value) }
     }
 }
 

@@ -101,7 +101,8 @@ public enum MarkdownSummary {
                 + "\(Format.seconds(report.durationSeconds)): **\(Format.counted(verdict.cells, "cell"))**, "
                 + counts.joined(separator: ", ") + ".",
             "",
-        ]
+        ] + report.shardEntries.map { "- \(escape($0.name)): \(escape($0.value))" }
+            + (report.shardEntries.isEmpty ? [] : [""])
     }
 
     /// A Markdown table; every cell is escaped.
