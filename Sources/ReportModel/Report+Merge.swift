@@ -26,7 +26,8 @@ public struct ReportFile: Sendable {
 extension Report {
     /// One report from the reports of every shard of one run (`run --shard I/N`, `check --shard I/N`): every cell
     /// once, in the order of the whole matrix; the verdict decided again over all cells; each shard's run and
-    /// environment kept in ``shards``.
+    /// environment kept in ``shards``. The merged report's ``environment`` is shard 1's, its ``startedAt`` the
+    /// earliest shard's, its ``durationSeconds`` the longest shard's (the shards ran side by side).
     ///
     /// With `baseline`, the cells are compared with it as a single run's are (``compare(to:baselineFile:thresholds:)``
     /// and ``applyBaseline(_:)``), after the shards' own comparisons are set aside. Without it, the shards'
