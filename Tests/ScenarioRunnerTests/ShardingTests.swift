@@ -67,6 +67,18 @@ struct ShardingTests {
         }
     }
 
+    /// Rendezvous hashing again: with one shard more, a cell either keeps its shard or moves to the new one, and
+    /// about one cell in N + 1 moves.
+    @Test(arguments: [1, 3, 4, 7])
+    func oneShardMoreMovesCellsOnlyToIt(count: Int) throws {
+        let before = ShardPlan(shard: try Shard(index: 1, count: count)).assignments(Self.manyCells)
+        let after = ShardPlan(shard: try Shard(index: 1, count: count + 1)).assignments(Self.manyCells)
+        let moved = zip(before, after).filter { $0 != $1 }
+        #expect(moved.allSatisfy { $0.1 == count + 1 })
+        let expected = Double(Self.manyCells.count) / Double(count + 1)
+        #expect(abs(Double(moved.count) - expected) <= expected / 5, "\(moved.count) of 1,000 cells moved")
+    }
+
     /// The hash is fixed (FNV-1a, not Swift's per-process seeded Hasher): the published test vectors hold, and
     /// shares of 1,000 cells are even within a fifth.
     @Test func theHashIsFixedAndSpreadsCellsEvenly() throws {
