@@ -84,7 +84,7 @@ public struct ShardError: Error, Sendable, CustomStringConvertible {
 /// Hashed (the default): each cell goes to the shard its id hashes highest with (rendezvous hashing over a
 /// fixed 64-bit hash, the same on every machine), so the shares are disjoint and complete, and a cell keeps
 /// its shard when scenarios are added or removed. Balanced (`--balance <report.json>`): cells are shared out
-/// by the time the report measured for each, longest first, each to the shard with the least time so far.
+/// by the time the report measured for each (``longestFirst(_:count:)``).
 public struct ShardPlan: Sendable {
     /// The shard this process runs.
     public let shard: Shard
@@ -136,18 +136,55 @@ public struct ShardPlan: Sendable {
         return best.shard
     }
 
-    /// Greedy longest-processing-time-first: the longest cell first, each to the shard with the least time so
-    /// far (the lower shard on a tie); equal times keep their order, so every shard computes the same plan.
+    /// Greedy longest-processing-time-first (the longest cell first, each to the shard with the least time so far,
+    /// the lower shard on a tie), then improved: while moving one cell off the slowest shard, or swapping it with a
+    /// shorter cell of another shard, makes the slowest shard faster without making another one as slow, the best
+    /// such change is made. Equal times keep their order, so every shard computes the same plan.
     public static func longestFirst(_ seconds: [Double], count: Int) -> [Int] {
-        var load = [Double](repeating: 0, count: max(count, 1))
-        var result = [Int](repeating: 1, count: seconds.count)
-        let order = seconds.indices.sorted { (-seconds[$0], $0) < (-seconds[$1], $1) }
-        for index in order {
+        let count = max(count, 1)
+        var load = [Double](repeating: 0, count: count)
+        var shard = [Int](repeating: 0, count: seconds.count)
+        for index in seconds.indices.sorted(by: { (-seconds[$0], $0) < (-seconds[$1], $1) }) {
             let lightest = load.indices.min { (load[$0], $0) < (load[$1], $1) } ?? 0
             load[lightest] += seconds[index]
-            result[index] = lightest + 1
+            shard[index] = lightest
         }
-        return result
+        for _ in 0..<(4 * seconds.count) {
+            guard let change = bestChange(seconds, shard, load) else { break }
+            load[shard[change.cell]] -= seconds[change.cell]
+            load[change.to] += seconds[change.cell]
+            if let other = change.swapping {
+                load[change.to] -= seconds[other]
+                load[shard[change.cell]] += seconds[other]
+                shard[other] = shard[change.cell]
+            }
+            shard[change.cell] = change.to
+        }
+        return shard.map { $0 + 1 }
+    }
+
+    /// The move or swap off the slowest shard that lowers the slowest time the most, or nil when none does.
+    private static func bestChange(
+        _ seconds: [Double], _ shard: [Int], _ load: [Double]
+    ) -> (
+        cell: Int, to: Int, swapping: Int?
+    )? {
+        guard let slowest = load.indices.max(by: { (load[$0], $1) < (load[$1], $0) }) else { return nil }
+        var best: (cell: Int, to: Int, swapping: Int?, after: Double)?
+        func consider(_ cell: Int, _ to: Int, _ swapping: Int?, _ delta: Double) {
+            let after = max(load[slowest] - delta, load[to] + delta)
+            // A change must lower the slowest shard by more than rounding, and beat the best so far.
+            if delta > 0, after < load[slowest] - 1e-9 * max(load[slowest], 1), after < best?.after ?? .infinity {
+                best = (cell, to, swapping, after)
+            }
+        }
+        for cell in shard.indices where shard[cell] == slowest {
+            for to in load.indices where to != slowest { consider(cell, to, nil, seconds[cell]) }
+            for other in shard.indices where shard[other] != slowest {
+                consider(cell, shard[other], other, seconds[cell] - seconds[other])
+            }
+        }
+        return best.map { ($0.cell, $0.to, $0.swapping) }
     }
 
     /// SplitMix64's finalizer: spreads the bits of a 64-bit value.

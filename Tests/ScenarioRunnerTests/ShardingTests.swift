@@ -125,8 +125,8 @@ struct ShardingTests {
         }
     }
 
-    /// Longest first onto the least-loaded shard: never worse than Graham's bound for list scheduling (the mean
-    /// plus the longest cell), and an even split when one exists this way.
+    /// Longest first onto the least-loaded shard, then improved by moves and swaps: never worse than Graham's
+    /// bound for list scheduling (the mean plus the longest cell), and an even split where a swap finds one.
     @Test func longestFirstStaysWithinGrahamsBound() {
         var random = SystemRandomNumberGenerator()
         for _ in 0..<200 {
@@ -142,7 +142,8 @@ struct ShardingTests {
             let mean = seconds.reduce(0, +) / Double(count)
             #expect(loads.max()! <= mean + seconds.max()! * (1 - 1 / Double(count)) + 1e-9)
         }
-        #expect(ShardPlan.longestFirst([3, 3, 2, 2, 2], count: 2) == [1, 2, 1, 2, 1])
+        // Greedy alone gives 3 + 2 + 2 against 3 + 2; the swap of a 3 and a 2 evens it.
+        #expect(ShardPlan.longestFirst([3, 3, 2, 2, 2], count: 2) == [2, 2, 1, 1, 1])
     }
 
     /// Balanced by a report: the cells it measured by their times, the others by the time per object of their
