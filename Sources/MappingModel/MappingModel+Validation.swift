@@ -170,17 +170,12 @@ private struct EntityMappingValidator {
                     .unknownProperty, "unknown attribute '\(property.name)' of destination entity '\(entity)'\(hint)",
                     property: property.name)
             }
-            if mapping.kind == .copy && property.valueExpression == nil {
-                guard let sourceEntity = mapping.sourceEntity,
-                    let sourceAttribute = source.attribute(property.name, of: sourceEntity),
-                    !sourceAttribute.isTransient
-                else {
-                    throw fail(
-                        .invalidKind,
-                        "a copy mapping maps every destination attribute, but source entity "
-                            + "'\(mapping.sourceEntity ?? "")' has no attribute '\(property.name)': give an expression",
-                        property: property.name)
-                }
+            // A copy mapping takes the source attribute of the same name; a destination attribute the source
+            // lacks keeps no expression, as Xcode compiles it, and is left nil or its default
+            // (xcmappingmodel.md §6). Only the destination's validation can refuse it, at migration time.
+            if mapping.kind == .copy && property.valueExpression == nil, let sourceEntity = mapping.sourceEntity,
+                let sourceAttribute = source.attribute(property.name, of: sourceEntity), !sourceAttribute.isTransient
+            {
                 property.valueExpression = "$source.\(property.name)"
             }
             let expression = try property.valueExpression.map { text throws(MappingError) in
@@ -216,16 +211,10 @@ private struct EntityMappingValidator {
                     "unknown relationship '\(property.name)' of destination entity '\(entity)'\(hint)",
                     property: property.name)
             }
-            if mapping.kind == .copy && property.valueExpression == nil {
-                guard let sourceEntity = mapping.sourceEntity,
-                    source.relationship(property.name, of: sourceEntity) != nil
-                else {
-                    throw fail(
-                        .invalidKind,
-                        "a copy mapping maps every destination relationship, but source entity "
-                            + "'\(mapping.sourceEntity ?? "")' has no relationship '\(property.name)': give an expression",
-                        property: property.name)
-                }
+            // As for attributes: a relationship the source lacks is left empty (nil, or an empty set).
+            if mapping.kind == .copy && property.valueExpression == nil, let sourceEntity = mapping.sourceEntity,
+                source.relationship(property.name, of: sourceEntity) != nil
+            {
                 property.valueExpression =
                     "FUNCTION($manager, \"destinationInstancesForSourceRelationshipNamed:sourceInstances:\", "
                     + "\"\(property.name)\", $source.\(property.name))"

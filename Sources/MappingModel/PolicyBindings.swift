@@ -141,3 +141,94 @@ extension MappingModel {
         return bound
     }
 }
+
+/// An entity mapping whose policy class is bound to no registered policy, run with the base
+/// `NSEntityMigrationPolicy` behaviour instead (`--unbound-policies base`): what was not simulated.
+public struct UnboundPolicy: Sendable, Hashable {
+    /// The mapping model's file, or its name.
+    public var mappingModel: String
+    /// The entity mapping.
+    public var mapping: String
+    /// The policy class.
+    public var policyClass: String
+    /// The property mappings left without a value because their expressions call the policy
+    /// (`FUNCTION($entityPolicy, …)`).
+    public var properties: [String]
+
+    /// `mapping 'PostToPost' of Migration2to3.xcmappingmodel: policy class 'P' not simulated (…)`.
+    public var message: String {
+        let left =
+            properties.isEmpty
+            ? "" : "; \(properties.joined(separator: ", ")) call the policy and are left without a value"
+        return "entity mapping '\(mapping)' of \(mappingModel): the policy class '\(policyClass)' is bound to no "
+            + "registered policy, so it runs as the base NSEntityMigrationPolicy (its own code is not simulated"
+            + "\(left))"
+    }
+}
+
+extension MappingModel {
+    /// The mapping with every entity mapping whose policy is not in `registered` run as the base
+    /// `NSEntityMigrationPolicy` would run it: no policy, a custom mapping made the transform (or add, or
+    /// remove) its entities make it, and property expressions that call the policy removed; with what was
+    /// changed. Core Data's base policy creates the destination objects and applies the property mappings.
+    public func runningUnboundPoliciesAsBase(registered: Set<String>) -> (MappingModel, [UnboundPolicy]) {
+        var model = self
+        var unbound: [UnboundPolicy] = []
+        for index in model.entityMappings.indices {
+            var mapping = model.entityMappings[index]
+            guard let policy = mapping.policy, !registered.contains(policy) else { continue }
+            var left: [String] = []
+            func strip(_ properties: inout [PropertyMapping]) {
+                for property in properties.indices
+                where properties[property].valueExpression?.contains("$entityPolicy") == true {
+                    properties[property].valueExpression = nil
+                    left.append(properties[property].name)
+                }
+            }
+            strip(&mapping.attributeMappings)
+            strip(&mapping.relationshipMappings)
+            mapping.policy = nil
+            if mapping.destinationEntity == nil {
+                mapping.attributeMappings = []
+                mapping.relationshipMappings = []
+            }
+            if mapping.kind == .custom {
+                mapping.kind =
+                    switch (mapping.sourceEntity, mapping.destinationEntity) {
+                    case (nil, _): .add
+                    case (_, nil): .remove
+                    default: .transform
+                    }
+            }
+            model.entityMappings[index] = mapping
+            unbound.append(
+                UnboundPolicy(
+                    mappingModel: file ?? name, mapping: mapping.name, policyClass: policy, properties: left))
+        }
+        return (model, unbound)
+    }
+}
+
+/// What runs an entity mapping whose policy class is bound to no registered policy.
+public enum UnboundPolicies: String, Sendable, Hashable, CaseIterable, Codable {
+    /// An error before anything runs (the default).
+    case error
+    /// The base `NSEntityMigrationPolicy` behaviour, with a `policyNotSimulated` warning.
+    case base
+
+    /// `models` as this choice runs them, with what was not simulated (nothing for ``error``, which leaves the
+    /// unbound classes for validation to refuse).
+    public func apply(
+        to models: [MappingModel], registered: Set<String>
+    ) -> (models: [MappingModel], unbound: [UnboundPolicy]) {
+        guard self == .base else { return (models, []) }
+        var result: [MappingModel] = []
+        var unbound: [UnboundPolicy] = []
+        for model in models {
+            let (run, left) = model.runningUnboundPoliciesAsBase(registered: registered)
+            result.append(run)
+            unbound += left
+        }
+        return (result, unbound)
+    }
+}

@@ -58,6 +58,26 @@ public struct ModelHistory: Sendable, Hashable {
         versions.first { $0.versionHashes == hashes }
     }
 
+    /// The version whose entity hashes equal `hashes`: the one named `name` when its hashes are those (a store's
+    /// metadata may name any of several hash-identical versions, which Core Data cannot tell apart), else the
+    /// oldest.
+    public func version(matching hashes: [String: VersionHash], named name: String?) -> ModelVersion? {
+        if let name, let named = version(named: name), named.versionHashes == hashes { return named }
+        return version(matching: hashes)
+    }
+
+    /// The versions whose entity hashes equal those of `version`, itself included, oldest first: one version to
+    /// Core Data, which migrates nothing between them.
+    public func identicalVersions(to version: ModelVersion) -> [ModelVersion] {
+        versions.filter { $0.versionHashes == version.versionHashes }
+    }
+
+    /// Whether the versions named `first` and `second` have identical entity hashes.
+    public func areIdentical(_ first: String, _ second: String) -> Bool {
+        guard let one = version(named: first), let other = version(named: second) else { return false }
+        return one.versionHashes == other.versionHashes
+    }
+
     /// The position of the version named `name`, oldest first.
     public func index(of name: String) -> Int? {
         versions.firstIndex { $0.name == name }

@@ -64,9 +64,10 @@ public struct StoreInspection: Sendable {
         return StoreInspection(path: path, metadata: metadata, entities: entities)
     }
 
-    /// The version of `history` the store is at, found by exact equality of all entity hashes.
+    /// The version of `history` the store is at, found by exact equality of all entity hashes; among versions
+    /// with identical hashes, the one the metadata names, else the oldest.
     public func matchingVersion(in history: ModelHistory) -> ModelVersion? {
-        history.version(matching: metadata.versionHashes)
+        history.version(matching: metadata.versionHashes, named: metadata.modelVersionName)
     }
 
     /// For each version of `history`, the entities whose hashes differ from the store's.

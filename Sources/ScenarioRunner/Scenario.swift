@@ -29,7 +29,7 @@ public struct Scenario: Sendable, Hashable {
     /// Store sizes for a full run.
     public let fullSizes: [Int]
     /// The modes crossed with each other.
-    public let modes: ModeMatrix
+    public internal(set) var modes: ModeMatrix
     /// How relationships across passes are treated.
     public let crossPass: CrossPassRelationships
     /// Runs per cell in a quick run.
@@ -40,6 +40,8 @@ public struct Scenario: Sendable, Hashable {
     public let integrity: IntegrityExpectation
     /// Limits that fail the run with exit code 3 when a cell exceeds them.
     public let budgets: [Budget]
+    /// What runs an entity mapping whose policy class is bound to no registered policy (`unboundPolicies`).
+    public internal(set) var unboundPolicies = UnboundPolicies.error
 
     /// The sizes of a quick or full run.
     public func sizes(quick: Bool) -> [Int] { quick ? quickSizes : fullSizes }
@@ -54,8 +56,9 @@ public struct ModeMatrix: Sendable, Hashable {
     public var passes: [PassMode] = [.single]
     /// In-memory (Core Data's behaviour) or streaming.
     public var storage: [StorageMode] = [.streaming]
-    /// One step per link, or lightweight links merged.
-    public var path: [MigrationPath] = [.chained]
+    /// Core Data's single step (`direct`) or one step per version (`chained`); when the scenario names none,
+    /// chosen as `StoreMigrator.automaticPath(given:chain:)` chooses from the scenario's mapping models.
+    public var path: [MigrationPath] = [.direct]
 
     /// Every combination, in a stable order.
     public var all: [CellMode] {

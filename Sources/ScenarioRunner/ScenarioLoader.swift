@@ -31,7 +31,8 @@ typealias ScenarioFields = YAMLFields<ScenarioContext>
 /// Reads scenario files (YAML; JSON is read as YAML, so errors keep their line numbers).
 public enum ScenarioLoader {
     static let keys = [
-        "name", "title", "description", "model", "chain", "mappings", "policies", "dataset", "store", "sizes", "modes",
+        "name", "title", "description", "model", "chain", "mappings", "policies", "unboundPolicies", "dataset", "store",
+        "sizes", "modes",
         "crossPass",
         "repetitions", "expect", "budgets",
     ]
@@ -90,7 +91,7 @@ public enum ScenarioLoader {
             }
             return value
         }
-        return Scenario(
+        var scenario = Scenario(
             name: name,
             title: try fields.string("title") ?? name,
             description: try fields.string("description")?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "",
@@ -109,6 +110,24 @@ public enum ScenarioLoader {
             budgets: try fields.list("budgets").map { node throws(ScenarioError) in
                 try budget(node, context: context)
             })
+        if let text = try fields.string("unboundPolicies") {
+            guard let value = UnboundPolicies(rawValue: text) else {
+                throw context.malformed(
+                    "'unboundPolicies' must be error or base, not '\(text)'", at: fields.value("unboundPolicies"))
+            }
+            scenario.unboundPolicies = value
+        }
+        let pathGiven = try fields.value("modes").map { node throws(ScenarioError) in
+            try ScenarioFields(node, what: "'modes'", context: context).has("path")
+        }
+        if pathGiven != true, let setup = try? ScenarioSetup(scenario: scenario),
+            let chain = try? MigrationChain(scenario.chain)
+        {
+            // The mapping files the scenario lists, not those found beside a bundle (Core Data's to pick).
+            let given = Array(setup.mappingModels.prefix(scenario.mappings.count))
+            scenario.modes.path = [StoreMigrator.automaticPath(given: given, chain: chain).0]
+        }
+        return scenario
     }
 
     private static func sizePair(

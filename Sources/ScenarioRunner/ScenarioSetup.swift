@@ -10,16 +10,21 @@ package struct ScenarioSetup {
     let history: ModelHistory
     let dataset: Dataset
     let mappingModels: [MappingModel]
+    /// The entity mappings run with the base policy because their policy class is bound to nothing.
+    let unboundPolicies: [UnboundPolicy]
 
     /// Loads everything the scenario names; every error names the file it came from.
     init(scenario: Scenario) throws {
         self.scenario = scenario
         history = try ModelLoader.load(path: scenario.model)
         dataset = try scenario.dataset.map { path throws(GenerationError) in try Dataset.load(path: path) } ?? Dataset()
-        let successors = try MigrationChain(scenario.chain).successors
-        mappingModels = try MappingModelLoader.load(
+        let chain = try MigrationChain(scenario.chain)
+        let history = history
+        let loaded = try MappingModelLoader.load(
             paths: scenario.mappings, for: history, modelPath: scenario.model, bindings: scenario.policies,
-            takesStep: { successors[$0] == $1 })
+            takesStep: { chain.leads(from: $0, to: $1) && !history.areIdentical($0, $1) })
+        (mappingModels, unboundPolicies) = scenario.unboundPolicies.apply(
+            to: loaded, registered: PolicyRegistry.builtIn().names)
     }
 
     /// A migrator over the scenario's chain and mapping models.
@@ -39,7 +44,7 @@ package struct ScenarioSetup {
         _ step: MigrationStepPlan, history: ModelHistory, mappingModels: [MappingModel], source: String,
         destination: String
     ) throws -> VerificationResult {
-        let models = mappingModels.filter { $0.sourceVersion == step.from && $0.destinationVersion == step.to }
+        let models = StoreMigrator.mappingModels(mappingModels, from: step.from, to: step.to, in: history)
         let verifier = try IntegrityVerifier(
             source: try history.requireVersion(step.from), destination: try history.requireVersion(step.to),
             mappingModels: step.kind == .heavyweight ? models : [])

@@ -96,6 +96,29 @@ struct XcodeMappingReaderTests {
         #expect(compiled.entityMappings.allSatisfy { $0.sourceEntity == nil || $0.sourceEntityVersionHash != nil })
     }
 
+    /// An entity mapping with neither a source nor a destination entity, named or not, is the undefined mapping
+    /// Xcode compiles and Core Data skips (xcmappingmodel.md §5, rule 1; rileytestut/Delta's Delta4ToDelta5
+    /// `Mapping`): read without it, and the rest validates.
+    @Test func anEntityMappingWithNeitherEntityIsSkipped() throws {
+        let original = try String(
+            contentsOfFile: "\(Self.root)/Mappings/Migration2to3.xcmappingmodel/xcmapping.xml", encoding: .utf8)
+        let text = original.replacingOccurrences(
+            of: #"<attribute name="destinationname" type="string">Color</attribute>"#,
+            with: #"<attribute name="name" type="string">Mapping</attribute>"#)
+        #expect(text != original, "the edit must apply")
+        let history = try ModelLoader.load(path: "\(Self.root)/CoreDataMigration_Example.xcdatamodeld")
+        try withTemporaryFolder { folder in
+            _ = try write(text, to: "Undefined.xcmappingmodel/xcmapping.xml", in: folder)
+            let model = try MappingModelLoader.load(
+                path: folder.appendingPathComponent("Undefined.xcmappingmodel").path)
+            #expect(model.entityMappings.map(\.name) == ["PostToPost"])
+            let identified = try model.identifyingVersions(in: history)
+            _ = try identified.validated(
+                source: try history.requireVersion("CoreDataMigration_Example 2"),
+                destination: try history.requireVersion("CoreDataMigration_Example 3"))
+        }
+    }
+
     /// The versions are found by hash, not by the recorded path: renamed versions are still found.
     @Test func versionsAreFoundByHashNotByName() throws {
         let history = try ModelLoader.load(path: Fixtures.modelBundle.path)

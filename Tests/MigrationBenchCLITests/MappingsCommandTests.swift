@@ -52,21 +52,28 @@ struct MappingsCommandTests {
     }
 
     /// Beside the Xcode bundle, the app's mapping models are found by hash, as Core Data searches its bundle:
-    /// the real store at version 1 reaches version 4 with no --mapping; without the binding it fails first.
+    /// the real store at version 1 reaches version 4 with no --mapping, walking the versions as the app does
+    /// (`--path chained`); without the binding it fails first. Core Data's own path finds no mapping model from
+    /// version 1 to 4 and infers one, which fails on the new required `Post.color` (134110), store untouched.
     @Test func migrateFindsTheMappingModelsBesideTheBundle() throws {
         try Executable.withTemporaryFolder { folder in
             let store = folder.appendingPathComponent("store.sqlite").path
             try FileManager.default.copyItem(
                 atPath: Executable.fixtures.appendingPathComponent("stores/CoreDataMigration_Example_1.sqlite").path,
                 toPath: store)
-            let plan = try Executable.run(["plan", store, "--model", Self.bundle, "--json"], in: folder)
+            let before = try Data(contentsOf: URL(fileURLWithPath: store))
+            let direct = try Executable.run(["migrate", store, "--model", Self.bundle], in: folder)
+            #expect(direct.status != 0 && direct.error.contains("(entity=Post, relationship=color)"), "\(direct.error)")
+            #expect(try Data(contentsOf: URL(fileURLWithPath: store)) == before)
+            let chained = ["--model", Self.bundle, "--path", "chained"]
+            let plan = try Executable.run(["plan", store] + chained + ["--json"], in: folder)
             #expect(plan.status == 0, "\(plan.error)")
             #expect(plan.output.contains("heavyweight"))
-            let unbound = try Executable.run(["migrate", store, "--model", Self.bundle], in: folder)
+            let unbound = try Executable.run(["migrate", store] + chained, in: folder)
             #expect(unbound.status == 1)
             #expect(unbound.error.contains("'Post2ToPost3MigrationPolicy'") && unbound.error.contains("'PostToPost'"))
             let migrate = try Executable.run(
-                ["migrate", store, "--model", Self.bundle, "--policies", Self.bindings, "--json"], in: folder)
+                ["migrate", store] + chained + ["--policies", Self.bindings, "--json"], in: folder)
             #expect(migrate.status == 0, "\(migrate.error)")
             let inspect = try Executable.run(["inspect", store, "--model", Self.bundle, "--json"], in: folder)
             #expect(try inspect.json()["matchingVersion"] as? String == "CoreDataMigration_Example 4")

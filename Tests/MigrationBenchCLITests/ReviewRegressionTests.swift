@@ -20,22 +20,26 @@ struct CLIReviewRegressionTests {
     }
 
     /// `plan` names the mapping model each heavyweight pass runs, and warns, before `migrate` fails, that a
-    /// step's policy class is bound to nothing; with the binding file the warning is gone.
+    /// step's policy class is bound to nothing; with the binding file the warning is gone. (The app migrates
+    /// progressively, one mapping model per step: `--path chained`.)
     @Test func planNamesTheMappingModelsAndAnUnboundPolicy() throws {
         try withRealStore { folder, store in
-            let text = try Executable.run(["plan", store, "--model", Self.bundle], in: folder)
+            let text = try Executable.run(["plan", store, "--model", Self.bundle, "--path", "chained"], in: folder)
             #expect(text.status == 0, "\(text.error)")
             #expect(text.output.contains("Migration1to2.xcmappingmodel"))
             #expect(text.output.contains("Migration2to3.xcmappingmodel"))
             #expect(text.output.contains("warning:") && text.output.contains("'Post2ToPost3MigrationPolicy'"))
-            let json = try Executable.run(["plan", store, "--model", Self.bundle, "--json"], in: folder).json()
+            let json = try Executable.run(
+                ["plan", store, "--model", Self.bundle, "--path", "chained", "--json"], in: folder
+            ).json()
+            #expect(json["path"] as? String == "chained")
             let steps = try #require(json["steps"] as? [[String: Any]])
             let mappings = try #require(steps[1]["mappingModels"] as? [String])
             #expect(mappings.count == 1 && mappings[0].hasSuffix("Migration2to3.xcmappingmodel/xcmapping.xml"))
             #expect((steps[1]["problem"] as? String)?.contains("'Post2ToPost3MigrationPolicy'") == true)
             #expect(steps[0]["problem"] == nil)
             let bound = try Executable.run(
-                ["plan", store, "--model", Self.bundle, "--policies", Self.bindings], in: folder)
+                ["plan", store, "--model", Self.bundle, "--path", "chained", "--policies", Self.bindings], in: folder)
             #expect(bound.status == 0 && !bound.output.contains("warning:"), "\(bound.output)")
         }
     }

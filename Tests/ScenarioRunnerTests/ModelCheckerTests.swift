@@ -45,8 +45,14 @@ struct ModelCheckerTests {
             findings: ["error needsValue V1 → V2 Book.isbn"], exitCode: 2),
         Case(
             name: "a rename without renaming identifier",
-            versions: [book("{ name: title, type: String }"), book("{ name: heading, type: String, optional: true }")],
+            versions: [
+                book("{ name: title, type: String }"), book("{ name: bookTitle, type: String, optional: true }"),
+            ],
             findings: ["error dataLoss V1 → V2 Book.title"], exitCode: 2),
+        Case(
+            name: "a deliberate removal beside an unrelated addition",
+            versions: [book("{ name: title, type: String }"), book("{ name: isbn, type: String, optional: true }")],
+            findings: [], exitCode: 0),
         Case(
             name: "an incompatible type change",
             versions: [book("{ name: pages, type: String }"), book("{ name: pages, type: Integer 16 }")],
@@ -117,7 +123,7 @@ struct ModelCheckerTests {
             #expect(Self.lines(outcome.check) == example.findings, "\(outcome.check.findings.map(\.message))")
             let verdict = Verdict.decide(cells: outcome.cells, findings: outcome.check.findings)
             #expect(verdict.exitCode == example.exitCode)
-            // Every consecutive step runs on its own, from a store generated at its first version.
+            // Every version's store takes one step, straight to the current version.
             let versions = example.versions.count
             #expect(outcome.check.steps.count { $0.origin == $0.from } == versions - 1)
         }

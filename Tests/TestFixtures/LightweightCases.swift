@@ -208,11 +208,21 @@ extension LightweightCase {
 
     static let losses: [LightweightCase] = [
         .init(
-            "§2.5 a property removed while another is added", [item([optional("note", .string)])],
-            [item([optional("remark", .string)])], changes: ["Item.note dataLoss", "Item.remark added"]),
+            "§2.5 a property removed while a likely rename is added", [item([optional("note", .string)])],
+            [item([optional("notes", .string)])], changes: ["Item.note dataLoss", "Item.notes added"]),
         .init(
-            "§2.5 an entity removed while another is added", [item([]), tag],
+            "§2.5 a property removed while an unrelated one is added", [item([optional("customerID", .string)])],
+            [item([optional("keyword", .string)])], changes: ["Item.customerID removed", "Item.keyword added"]),
+        .init(
+            "§2.5 an entity removed while one with its attributes is added", [item([]), tag],
             [item([]), Entity(name: "Label", attributes: tag.attributes)], changes: ["Tag dataLoss", "Label added"]),
+        .init(
+            "§2.5 an entity removed while an unrelated one is added", [item([]), tag],
+            [
+                item([]),
+                Entity(name: "Device", attributes: [Attribute(name: "serial", type: .string, isOptional: true)]),
+            ],
+            changes: ["Tag removed", "Device added"]),
         .init(
             "§2.5 (f) a relationship whose destination entity was replaced comes out empty", tagged(),
             tagged(

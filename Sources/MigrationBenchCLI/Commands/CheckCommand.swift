@@ -12,11 +12,15 @@ struct CheckCommand: ParsableCommand {
         abstract: "Check a model: migrate a store of every version to the current one, verify, measure, and lint.",
         discussion: """
             For every version of the history, a store generated at that version (default sizes: 100 and 10,000 \
-            objects per entity) is migrated step by step to the current version — with the mapping models given \
-            or found beside an Xcode bundle, inferred elsewhere — and every step is verified and measured. \
+            objects per entity) is migrated to the current version as Core Data migrates it: in one step, with \
+            the mapping model (given or found beside an Xcode bundle) whose entity hashes match both ends, else \
+            inferred; versions with identical entity hashes are one. With --strategy progressive (the default \
+            when the mapping models each cover one consecutive step), every consecutive step also runs once, and \
+            where a store's two paths end differently a pathsDiffer warning says so. One step per version either \
+            way. Every step is verified and measured. \
             Findings, each with a stable code and a severity: needsMappingModel, needsValue, dataLoss, \
             staleMappingModel, invalidMappingModel, identicalVersionHashes, mappingModelSkipsVersions, \
-            backwardMappingModel, verificationFailed, migrationFailed, overTimeBudget, overMemoryBudget. Exit \
+            backwardMappingModel, pathsDiffer, policyNotSimulated, verificationFailed, migrationFailed, overTimeBudget, overMemoryBudget. Exit \
             codes: 0 clean (warnings allowed), 1 bad input, 2 an error finding, 3 only budgets exceeded. JSON: \
             {"model", "current", \
             "steps": [{"from", "to", "kind", "mapping", "outcome", "seconds", "peakHeapBytes"}], "findings": \
@@ -53,6 +57,19 @@ struct CheckCommand: ParsableCommand {
         help: ArgumentHelp("The version to migrate to (default: the model's current version).", valueName: "version"))
     var to: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "direct: each version's store straight to the target (Core Data's path); progressive: each consecutive "
+                + "step also runs once. Default: progressive when the mapping models each cover one consecutive "
+                + "step, else direct.",
+            valueName: "direct|progressive"))
+    var strategy: Strategy?
+
+    enum Strategy: String, ExpressibleByArgument {
+        case direct, progressive
+    }
+
     @Option(name: .long, help: ArgumentHelp("A time budget per step, in seconds.", valueName: "seconds"))
     var maxStepSeconds: Double?
 
@@ -77,9 +94,11 @@ struct CheckCommand: ParsableCommand {
             var options = ModelChecker.Options()
             options.sizes = try RunCommand.sizes(sizes)
             options.target = to
+            options.progressive = strategy.map { $0 == .progressive }
             options.dataset = dataset
             options.mappings = mapping
             options.bindings = try policies.bindings()
+            options.unboundPolicies = policies.unboundPolicies
             if let maxStepSeconds, !(maxStepSeconds >= 0 && maxStepSeconds.isFinite) {
                 throw InputError("--max-step-seconds: '\(maxStepSeconds)' is not a number of seconds from 0")
             }

@@ -12,10 +12,13 @@ struct PlanCommand: ParsableCommand {
             The store's version is detected from the hashes in its metadata. Each step is lightweight (inferred, \
             run as SQL inside the store) or heavyweight (run with the mapping models listed for its passes; a \
             policy class bound to nothing, or anything else migrate would refuse, is a warning). A store \
-            already at the target needs no step. A lightweight step lists its changes as Core Data's inferred \
+            already at the target, or at a version whose entity hashes equal the target's, needs no step. The \
+            path is direct (Core Data's: one step from the store's version to the target, with the mapping \
+            model whose entity hashes match both ends, else the inferred mapping) or chained (one step per \
+            version, as a progressive migration); the plan says which and why. A lightweight step lists its changes as Core Data's inferred \
             mapping makes them: a required value existing objects may lack (needsValue: the step fails on the \
             first such object) and data Core Data drops without an error (dataLoss) are warnings. JSON: \
-            {"from": "V1", "to": "V3", "steps": [{"from": "V1", "to": "V2", "kind": "lightweight", "changes": \
+            {"from": "V1", "to": "V3", "path": "direct", "pathReason": "…", "steps": [{"from": "V1", "to": "V2", "kind": "lightweight", "changes": \
             [{"entity": "Book", "property": "title", "change": "renamed", "detail": "from 'name'"}, …]}, …]}.
             """)
 
@@ -41,14 +44,19 @@ struct PlanCommand: ParsableCommand {
             }
             if json {
                 let steps = zip(plan.steps, problems).map(StepJSON.init)
-                try printJSON(PlanJSON(from: plan.from, to: plan.to, steps: steps))
+                try printJSON(
+                    PlanJSON(
+                        from: plan.from, to: plan.to, path: plan.path, pathReason: plan.pathReason, steps: steps))
                 return
             }
             guard !plan.isEmpty else {
-                print("\(options.store) is at \(plan.from): no migration needed")
+                let same =
+                    plan.from == plan.to ? "" : " (its entity hashes are \(plan.to)'s: one version to Core Data)"
+                print("\(options.store) is at \(plan.from)\(same): no migration needed")
                 return
             }
             print("\(options.store): \(plan.from) → \(plan.to) in \(plan.steps.count) step(s)")
+            print("  path: \(plan.path.rawValue): \(plan.pathReason)")
             for (index, step) in plan.steps.enumerated() {
                 let passes = step.kind == .heavyweight ? ", \(step.mappingModels.count) pass(es)" : ""
                 let through = step.through.isEmpty ? "" : " through \(step.through.joined(separator: ", "))"
@@ -70,6 +78,9 @@ struct PlanCommand: ParsableCommand {
     private struct PlanJSON: Encodable {
         let from: String
         let to: String
+        let path: MigrationPath
+        /// Why that path.
+        let pathReason: String
         let steps: [StepJSON]
     }
 

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MappingModel
 import MigrationEngine
 import ObjectModel
 import PersistentStore
@@ -142,7 +143,7 @@ struct ProfileCommand: ParsableCommand {
             guard !plan.isEmpty else {
                 throw InputError("\(options.store) is already at \(plan.from): nothing to profile")
             }
-            let chain = [plan.from] + plan.steps.map(\.to)
+            let chain = try migrator.chain.path(from: plan.from, to: plan.to)
             let absolute = { (path: String) in
                 path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
             }
@@ -159,11 +160,12 @@ struct ProfileCommand: ParsableCommand {
                 "sizes": ["quick": [1], "full": [1]],
                 "modes": [
                     "storage": storage.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) },
-                    "passes": [options.passes.rawValue], "path": [options.path.rawValue],
+                    "passes": [options.passes.rawValue], "path": [migrator.chosenPath.path.rawValue],
                 ],
                 "repetitions": ["quick": repetitions, "full": repetitions],
             ]
             if let policies = options.policies.policies { fields["policies"] = absolute(policies) }
+            fields["unboundPolicies"] = options.policies.unboundPolicies.rawValue
             let yaml = try Yams.dump(object: fields)
             Interruption.remove(onInterruption: file)
             try yaml.write(toFile: file, atomically: true, encoding: .utf8)

@@ -63,7 +63,10 @@ struct VerifyCommand: ParsableCommand {
                 )
                 throw ExitCode(2)
             }
-            guard let sourceVersion = history.version(matching: sourceMetadata.versionHashes) else {
+            guard
+                let sourceVersion = history.version(
+                    matching: sourceMetadata.versionHashes, named: sourceMetadata.modelVersionName)
+            else {
                 throw InputError("\(source): the store matches no version of the model")
             }
             let destinationVersion = try destinationVersion(in: history, mappings: mappings)
@@ -108,7 +111,12 @@ struct VerifyCommand: ParsableCommand {
             throw InputError("\(destination): no such store")
         }
         let metadata = try? Store.metadata(at: destination)
-        if let metadata, let version = history.version(matching: metadata.versionHashes) { return version }
+        // Among hash-identical versions (one version to Core Data), the one the metadata names.
+        if let metadata,
+            let version = history.version(matching: metadata.versionHashes, named: metadata.modelVersionName)
+        {
+            return version
+        }
         let named = metadata?.modelVersionName ?? mappings.last?.destinationVersion
         if let named, let version = history.version(named: named) { return version }
         return history.currentVersion

@@ -39,8 +39,15 @@ struct ChainOptions: ParsableArguments {
 
     @OptionGroup var policies: PolicyOptions
 
-    @Option(name: .long, help: "One step per link of the chain, or lightweight links merged into direct steps.")
-    var path: MigrationPath = .chained
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "direct: Core Data's path, one step from the store's version to the target (the mapping model whose "
+                + "hashes match both ends, else inferred); chained: one step per version, as a progressive "
+                + "migration. Default: chained when the --mapping files given each cover one consecutive step, "
+                + "else direct.",
+            valueName: "direct|chained"))
+    var path: MigrationPath?
 
     @Option(name: .long, help: "How a heavyweight step's mapping model is split into passes: single or per-entity.")
     var passes: PassMode = .single
@@ -49,12 +56,21 @@ struct ChainOptions: ParsableArguments {
     func migrator() throws -> StoreMigrator {
         let history = try model.load()
         let chain = try chain.isEmpty ? nil : MigrationChain(paths: self.chain.map(Self.versions))
-        let successors = try (chain ?? MigrationChain(history.versions.map(\.name))).successors
-        let mappings = try MappingModelLoader.load(
+        let walk = try chain ?? MigrationChain(history.versions.map(\.name))
+        let loaded = try MappingModelLoader.load(
             paths: mapping, for: history, modelPath: model.model, bindings: try policies.bindings(),
-            takesStep: { successors[$0] == $1 }, stale: { printError("warning: \($0)") })
+            takesStep: { walk.leads(from: $0, to: $1) && !history.areIdentical($0, $1) },
+            stale: { printError("warning: \($0)") })
+        let (mappings, unbound) = policies.unboundPolicies.apply(to: loaded, registered: PolicyRegistry.builtIn().names)
+        for policy in unbound { printError("warning: policyNotSimulated: \(policy.message)") }
         var migrator = try StoreMigrator(history: history, chain: chain, mappingModels: mappings)
-        migrator.path = path
+        if let path {
+            migrator.path = path
+        } else {
+            // Chosen from the files given: mapping models found beside a bundle are Core Data's to pick.
+            (migrator.path, migrator.pathReason) = StoreMigrator.automaticPath(
+                given: Array(mappings.prefix(mapping.count)), chain: walk)
+        }
         migrator.passes = passes
         return migrator
     }

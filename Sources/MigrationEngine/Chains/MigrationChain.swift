@@ -67,7 +67,7 @@ public struct MigrationChain: Sendable, Hashable {
     public func contains(_ version: String) -> Bool { versions.contains(version) }
 
     /// Whether following successors from `start` reaches `end`.
-    private func leads(from start: String, to end: String) -> Bool {
+    public func leads(from start: String, to end: String) -> Bool {
         var current = start
         while let next = successors[current] {
             if next == end { return true }

@@ -34,8 +34,13 @@ public struct MigrationPlan: Sendable, Hashable {
     public let from: String
     /// The version the store will be at.
     public let to: String
-    /// The steps, in order; empty when the store is already at the target version.
+    /// The steps, in order; empty when the store is already at the target version (or at a version whose
+    /// entity hashes equal the target's, which Core Data sees as the same).
     public let steps: [MigrationStepPlan]
+    /// The path the steps take.
+    public var path = MigrationPath.direct
+    /// Why that path, in words.
+    public var pathReason = ""
 
     /// Whether the store needs no migration.
     public var isEmpty: Bool { steps.isEmpty }
@@ -43,11 +48,12 @@ public struct MigrationPlan: Sendable, Hashable {
 
 /// Which path a migration takes through the chain.
 public enum MigrationPath: String, Sendable, Hashable, CaseIterable, Codable {
-    /// One step per link of the chain: `V1 → V2 → V3`.
+    /// One step per link of the chain, `V1 → V2 → V3`: a progressive migration (one mapping model per step,
+    /// as CoreStore's chains and apps with their own step-by-step migrator run).
     case chained
-    /// One step from the store's version straight to the target, inferred between the two as Core Data
-    /// does (or run with a mapping model written for that pair); falls back to `chained` for links that
-    /// need one.
+    /// Core Data's own path: one step from the store's version straight to the target, with the mapping model
+    /// whose entity hashes match both ends, else the inferred mapping. Links with stage handlers run as their
+    /// own steps.
     case direct
 }
 

@@ -35,8 +35,12 @@ public struct StoreMigrator: Sendable {
     public var options = MigrationOptions()
     /// How a heavyweight step's mapping model is split into passes.
     public var passes = PassMode.single
-    /// Which path the migration takes through the chain.
-    public var path = MigrationPath.chained
+    /// Which path the migration takes through the chain; nil chooses as ``automaticPath(given:chain:)`` does
+    /// with every mapping model of the migrator.
+    public var path: MigrationPath?
+    /// Why `path` was chosen, when the caller chose it automatically (as ``automaticPath(given:chain:)`` does
+    /// with the mapping models a user gave); nil says it was asked for.
+    public var pathReason: String?
     /// Told at each moment of the safe replacement; for tests that kill the process there.
     public var onEvent: (@Sendable (SafeReplacementEvent) -> Void)?
 
@@ -75,13 +79,15 @@ public struct StoreMigrator: Sendable {
                 throw MigrationError(
                     .plan, "mapping model '\(model.name)'\(file) names version '\(version)', which the model lacks")
             }
-            // A mapping that fits no step (backwards, from a version to itself, or skipping versions) would
-            // never run, and the step it was meant for would be inferred instead: refuse it.
-            guard self.chain.successors[from] == to else {
+            // A mapping that fits no step (backwards, or between versions Core Data cannot tell apart) would
+            // never run, and the step it was meant for would be inferred instead: refuse it. One that skips
+            // versions runs on Core Data's path, for a store at its source version.
+            guard self.chain.leads(from: from, to: to), !history.areIdentical(from, to) else {
                 throw MigrationError(
                     .plan,
                     "mapping model '\(model.name)'\(file) migrates \(from) → \(to), which is not a step of the chain "
-                        + "(\(self.chain.versions.joined(separator: ", ")))")
+                        + "(\(self.chain.versions.joined(separator: ", ")))"
+                        + (history.areIdentical(from, to) ? ": the two versions have identical entity hashes" : ""))
             }
         }
         for stage in stages where self.chain.successors[stage.from] != stage.to {
@@ -113,68 +119,152 @@ public struct StoreMigrator: Sendable {
         try plan(from: try version(ofStoreAt: path).name, to: target ?? history.currentVersionName)
     }
 
+    /// The path a migration takes when none is asked for: progressive (`chained`) when `given` mapping models
+    /// cover consecutive steps of `chain` only, one model per step as a progressive migration's are, and
+    /// Core Data's single step (`direct`) otherwise; with the reason, in words.
+    public static func automaticPath(given: [MappingModel], chain: MigrationChain) -> (MigrationPath, String) {
+        if !given.isEmpty,
+            given.allSatisfy({ model in
+                model.sourceVersion.map { chain.successors[$0] } == model.destinationVersion
+            })
+        {
+            return (
+                .chained,
+                "the mapping models given each cover one consecutive step, as a progressive migration's do: one "
+                    + "step per version (--path direct for Core Data's single step)"
+            )
+        }
+        return (
+            .direct,
+            "Core Data's path: a store opened with the target model migrates in one step, with the mapping model "
+                + "whose entity hashes match both ends, else the inferred mapping (--path chained walks every "
+                + "version)"
+        )
+    }
+
+    /// The path this migrator takes, and why.
+    public var chosenPath: (path: MigrationPath, reason: String) {
+        if let path, let pathReason { return (path, pathReason) }
+        return switch path {
+        case nil: Self.automaticPath(given: mappingModels, chain: chain)
+        case .direct?:
+            (
+                .direct,
+                "--path direct: Core Data's path, one step with the mapping model whose entity hashes match both "
+                    + "ends, else the inferred mapping"
+            )
+        case .chained?: (.chained, "--path chained: one step per consecutive version, as a progressive migration")
+        }
+    }
+
     /// The steps from version `source` to version `destination`.
+    ///
+    /// Versions with identical entity hashes are one version to Core Data: no step runs between them.
     ///
     /// - Throws: ``MigrationError/Code/chain`` for a version outside the chain, a backwards step or no path;
     ///   ``MigrationError/Code/plan`` for a step with no mapping model whose mapping cannot be inferred.
     public func plan(from source: String, to destination: String) throws(MigrationError) -> MigrationPlan {
         let versions = try chain.path(from: source, to: destination)
-        var steps = try zip(versions, versions.dropFirst()).map { from, to throws(MigrationError) in
-            try link(from: from, to: to)
+        let (path, reason) = chosenPath
+        var steps: [MigrationStepPlan] = []
+        switch path {
+        case .chained:
+            for (from, to) in zip(versions, versions.dropFirst()) where !history.areIdentical(from, to) {
+                steps.append(try link(from: from, to: to))
+            }
+        case .direct:
+            // Links with stage handlers run as their own steps (a stage is a step of a staged migration);
+            // between them, one step each.
+            var start = source
+            for (from, to) in zip(versions, versions.dropFirst())
+            where stages.contains(where: { $0.from == from && $0.to == to }) {
+                if let step = try direct(from: start, to: from) { steps.append(step) }
+                steps.append(try link(from: from, to: to))
+                start = to
+            }
+            if let step = try direct(from: start, to: destination) { steps.append(step) }
         }
-        if path == .direct { steps = direct(steps) }
-        return MigrationPlan(from: source, to: destination, steps: steps)
+        var plan = MigrationPlan(from: source, to: destination, steps: steps)
+        plan.path = path
+        plan.pathReason = reason
+        return plan
     }
 
+    /// One step of a progressive migration: the mapping models given for it, else the inferred mapping.
     private func link(from: String, to: String) throws(MigrationError) -> MigrationStepPlan {
         let models = mappingModels.filter { $0.sourceVersion == from && $0.destinationVersion == to }
-        if !models.isEmpty {
-            let split = passes == .perEntity ? models.flatMap(PassSplit.perEntity) : models
-            return MigrationStepPlan(from: from, to: to, through: [], kind: .heavyweight, mappingModels: split)
+        if !models.isEmpty { return heavyweight(from: from, to: to, models: models) }
+        return try inferred(from: from, to: to, through: [], onCoreDataPath: false)
+    }
+
+    /// Core Data's single step from `source` to `destination`, or nil when their entity hashes are identical:
+    /// the mapping models whose source and destination entity hashes equal those of the two ends (whichever of
+    /// hash-identical versions they name), else the mapping inferred from the source version lightweight.md (g)
+    /// picks among the versions with the store's hashes.
+    private func direct(from source: String, to destination: String) throws(MigrationError) -> MigrationStepPlan? {
+        guard source != destination, !history.areIdentical(source, destination) else { return nil }
+        let models = Self.mappingModels(mappingModels, from: source, to: destination, in: history)
+        if !models.isEmpty { return heavyweight(from: source, to: destination, models: models) }
+        let through = (try chain.path(from: source, to: destination)).dropFirst().dropLast()
+        return try inferred(
+            from: try inferenceSource(for: source, to: destination), to: destination, through: Array(through),
+            onCoreDataPath: true)
+    }
+
+    /// The mapping models of `models` for a step from `source` to `destination`: those whose source and
+    /// destination versions have the entity hashes of the two ends, as Core Data finds a mapping model, named
+    /// after the two ends (whose hashes they were made for; validation compares the names).
+    public static func mappingModels(
+        _ models: [MappingModel], from source: String, to destination: String, in history: ModelHistory
+    ) -> [MappingModel] {
+        models.compactMap { model in
+            guard let from = model.sourceVersion, let to = model.destinationVersion,
+                history.areIdentical(from, source), history.areIdentical(to, destination)
+            else { return nil }
+            var model = model
+            model.sourceVersion = source
+            model.destinationVersion = destination
+            return model
         }
+    }
+
+    /// Among the versions with the entity hashes of `source`, the one Core Data's inference starts from
+    /// (lightweight.md (g)): the oldest whose renaming identifiers lose no data on the way to `destination`,
+    /// else the oldest. A store made with any of them is one version to Core Data.
+    public func inferenceSource(for source: String, to destination: String) throws(MigrationError) -> String {
+        let target = try version(destination)
+        let twins = history.identicalVersions(to: try version(source))
+        guard twins.count > 1 else { return source }
+        let keeping = twins.first { twin in
+            guard let plan = try? MappingInference.plan(from: twin, to: target) else { return false }
+            return !plan.changes.contains { $0.change == .dataLoss }
+        }
+        return (keeping ?? twins[0]).name
+    }
+
+    private func heavyweight(from: String, to: String, models: [MappingModel]) -> MigrationStepPlan {
+        let split = passes == .perEntity ? models.flatMap(PassSplit.perEntity) : models
+        return MigrationStepPlan(from: from, to: to, through: [], kind: .heavyweight, mappingModels: split)
+    }
+
+    private func inferred(
+        from: String, to: String, through: [String], onCoreDataPath: Bool
+    ) throws(MigrationError) -> MigrationStepPlan {
         do {
             let inferred = try MappingInference.plan(from: try version(from), to: try version(to))
             return MigrationStepPlan(
-                from: from, to: to, through: [], kind: .lightweight, mappingModels: [inferred.mappingModel],
+                from: from, to: to, through: through, kind: .lightweight, mappingModels: [inferred.mappingModel],
                 changes: inferred.changes)
         } catch let error as InferenceError {
+            let hint =
+                onCoreDataPath
+                ? " (Core Data's path takes one step; --path chained walks the versions one by one, with a mapping "
+                    + "model per step)" : ""
             throw MigrationError(
-                .plan, "step \(from) → \(to) has no mapping model, and its mapping cannot be inferred: \(error)")
+                .plan, "step \(from) → \(to) has no mapping model, and its mapping cannot be inferred: \(error)\(hint)")
         } catch {
             throw error as? MigrationError ?? MigrationError(.plan, "\(error)")
         }
-    }
-
-    /// Merges runs of lightweight links without stage handlers into single steps inferred from the first
-    /// version to the last, as Core Data infers a store's version straight to the model's; a run whose
-    /// composite mapping cannot be inferred stays as it was.
-    private func direct(_ links: [MigrationStepPlan]) -> [MigrationStepPlan] {
-        var steps: [MigrationStepPlan] = []
-        var run: [MigrationStepPlan] = []
-        func flush() {
-            defer { run = [] }
-            guard run.count > 1, let first = run.first, let last = run.last,
-                let source = history.version(named: first.from), let destination = history.version(named: last.to),
-                let inferred = try? MappingInference.plan(from: source, to: destination)
-            else {
-                steps += run
-                return
-            }
-            steps.append(
-                MigrationStepPlan(
-                    from: first.from, to: last.to, through: run.dropFirst().map(\.from), kind: .lightweight,
-                    mappingModels: [inferred.mappingModel], changes: inferred.changes))
-        }
-        for link in links {
-            if link.kind == .lightweight && stage(for: link) == nil {
-                run.append(link)
-            } else {
-                flush()
-                steps.append(link)
-            }
-        }
-        flush()
-        return steps
     }
 
     /// Checks that `step` can run as `migrateStore` runs it — for a heavyweight step, every mapping model's

@@ -27,6 +27,49 @@ enum StoredProperty {
     }
 }
 
+extension StoredProperty {
+    /// Whether `newcomer`, added where this property was removed, is likely this property renamed without a
+    /// renaming identifier: the same kind, a type inference could carry (attributes) or the same destination
+    /// entity (relationships), and a similar name. A plain removal beside an unrelated addition is not.
+    func isLikelyRenamed(as newcomer: StoredProperty) -> Bool {
+        switch (self, newcomer) {
+        case (.attribute(let old), .attribute(let new)):
+            old.type.isInferable(into: new.type, allowingTransformation: true) && Self.similar(old.name, new.name)
+        case (.relationship(let old), .relationship(let new)):
+            old.destination == new.destination && Self.similar(old.name, new.name)
+        default:
+            false
+        }
+    }
+
+    /// Names that one contains the other of (ignoring case; `color` and `hexColor`), that share a beginning or
+    /// an end of at least half the shorter one and four letters (`numberOfFlagella`, `numberOfFlippers`), or
+    /// that differ by at most a third of the longer's letters (`adress`, `address`).
+    static func similar(_ one: String, _ other: String) -> Bool {
+        let first = Array(one.lowercased())
+        let second = Array(other.lowercased())
+        if first.count >= 3 && second.count >= 3
+            && (one.lowercased().contains(other.lowercased()) || other.lowercased().contains(one.lowercased()))
+        {
+            return true
+        }
+        let shared = max(
+            zip(first, second).prefix { $0 == $1 }.count,
+            zip(first.reversed(), second.reversed()).prefix { $0 == $1 }.count)
+        if shared >= 4 && shared * 2 >= min(first.count, second.count) { return true }
+        // Edit distance, one row at a time.
+        var previous = Array(0...second.count)
+        for (i, letter) in first.enumerated() {
+            var row = [i + 1]
+            for (j, otherLetter) in second.enumerated() {
+                row.append(min(previous[j + 1] + 1, row[j] + 1, previous[j] + (letter == otherLetter ? 0 : 1)))
+            }
+            previous = row
+        }
+        return previous[second.count] * 3 <= max(first.count, second.count)
+    }
+}
+
 extension AttributeType {
     /// Whether inference carries a value of this type into `other`: the same type, numeric or Boolean into
     /// numeric or Boolean, or Binary and Transformable into each other when the destination allows it.
@@ -60,7 +103,7 @@ extension LightweightInference {
         var attributes: [PropertyMapping] = []
         var relationships: [PropertyMapping] = []
         var matched: Set<String> = []
-        var newcomers: [String] = []
+        var newcomers: [StoredProperty] = []
         for property in destinationProperties {
             let counterpart = match.sources[property.name]
             switch (property, counterpart) {
@@ -93,12 +136,12 @@ extension LightweightInference {
                     relationships.append(PropertyMapping(name: property.name, valueExpression: nil))
                 }
             case (.attribute(let attribute), nil):
-                newcomers.append(attribute.name)
+                newcomers.append(property)
                 addNew(property, of: entity.name)
                 attributeSources[attribute.name] = .some(nil)
                 attributes.append(PropertyMapping(name: attribute.name, valueExpression: nil))
             case (.relationship(let relationship), nil):
-                newcomers.append(relationship.name)
+                newcomers.append(property)
                 addNew(property, of: entity.name)
                 relationshipSources[relationship.name] = .some(nil)
                 relationships.append(PropertyMapping(name: relationship.name, valueExpression: nil))
@@ -113,11 +156,16 @@ extension LightweightInference {
                     entity.name, property.name, .dataLoss,
                     "its renaming identifier changed from '\(property.renamingKey)' to '\(namesake.renamingKey)', "
                         + "so Core Data no longer pairs it with its old values: they are dropped")
-            } else if let newcomer = newcomers.first {
+            } else if let newcomer = newcomers.first(where: { $0.renamingKey == property.name }) {
                 note(
                     entity.name, property.name, .dataLoss,
-                    "removed while '\(newcomer)' is added, and no renaming identifier pairs them: its values are "
-                        + "dropped")
+                    "'\(newcomer.name)' names it as its renaming identifier, but Core Data pairs identifiers with "
+                        + "identifiers ('\(property.renamingKey)' here), not names: its values are dropped")
+            } else if let newcomer = newcomers.first(where: property.isLikelyRenamed) {
+                note(
+                    entity.name, property.name, .dataLoss,
+                    "removed while '\(newcomer.name)', likely the same renamed, is added, and no renaming identifier "
+                        + "pairs them: its values are dropped")
             } else {
                 note(entity.name, property.name, .removed, "its values are dropped")
             }

@@ -75,11 +75,18 @@ struct LightweightInference {
             removed.append(entity.name)
             if let counterpart {
                 note(entity.name, nil, .removed, "made abstract as '\(counterpart.name)': its own objects are dropped")
-            } else if let newcomer = addedConcrete.first {
+            } else if let namesake = addedConcrete.first(where: {
+                $0.name == entity.name || $0.renamingKey == entity.name
+            }) {
                 note(
                     entity.name, nil, .dataLoss,
-                    "removed while '\(newcomer.name)' is added, and no renaming identifier pairs them: "
-                        + "its objects are dropped")
+                    "its renaming identifier '\(entity.renamingKey)' pairs it with nothing, while '\(namesake.name)' "
+                        + "(renaming identifier '\(namesake.renamingKey)') is added: its objects are dropped")
+            } else if let newcomer = addedConcrete.first(where: { sameAttributes(entity, $0) }) {
+                note(
+                    entity.name, nil, .dataLoss,
+                    "removed while '\(newcomer.name)', with the same attributes, is added, and no renaming "
+                        + "identifier pairs them: its objects are dropped")
             } else {
                 note(entity.name, nil, .removed, "its objects are dropped")
             }
@@ -88,6 +95,18 @@ struct LightweightInference {
                     name: "Remove\(entity.name)", kind: .remove, sourceEntity: entity.name, destinationEntity: nil,
                     sourceEntityVersionHash: source.versionHashes[entity.name]))
         }
+    }
+
+    /// Whether the source entity `old` and the destination entity `new` have the same stored attributes (names
+    /// and types): a likely rename of an entity without a renaming identifier.
+    func sameAttributes(_ old: Entity, _ new: Entity) -> Bool {
+        func attributes(_ entity: String, _ version: ModelVersion) -> [String: AttributeType] {
+            Dictionary(
+                version.attributes(of: entity).filter { !$0.isTransient }.map { ($0.name, $0.type) },
+                uniquingKeysWith: { first, _ in first })
+        }
+        let before = attributes(old.name, source)
+        return !before.isEmpty && before == attributes(new.name, destination)
     }
 
     mutating func refuse(_ entity: String, _ property: String?, _ rule: InferenceError.Rule, _ detail: String) {

@@ -8,11 +8,15 @@ import ObjectModel
 import PersistentStore
 import ReportModel
 
-/// Runs the stores of a check through their chains: generates each, migrates a copy step by step, verifies
-/// and measures every step, and collects the steps, the findings about them and the report's cells.
+/// Runs the steps of a check: generates a store at each step's source version, migrates a copy to its
+/// destination (Core Data's single step, or one consecutive step of a progressive migration), verifies and
+/// measures it, and collects the steps, the findings about them and the report's cells.
 struct ChainRunner {
     let checker: ModelChecker
+    /// Core Data's path: a store's version straight to the target.
     let migrator: StoreMigrator
+    /// One consecutive step.
+    let progressive: StoreMigrator
     let meter: PhaseMeter
     private(set) var steps: [CheckStep] = []
     private(set) var findings: [Finding] = []
@@ -27,16 +31,20 @@ struct ChainRunner {
         self.checker = checker
         var migrator = try StoreMigrator(history: checker.history, mappingModels: checker.mappings.models)
         migrator.policies = checker.options.policies
+        migrator.path = .direct
         self.migrator = migrator
+        migrator.path = .chained
+        progressive = migrator
         meter = PhaseMeter(heap: heap)
     }
 
-    /// Generates a store at `origin` with `size` objects per entity and migrates it step by step to the target.
-    mutating func run(from origin: String, size: Int, folder: String, event: (CheckStep) -> Void) throws -> Cell {
+    /// Generates a store at `link.from` with `size` objects per entity and migrates it to `link.to`.
+    mutating func run(_ link: Link, size: Int, folder: String, event: (CheckStep) -> Void) throws -> Cell {
         let history = checker.history
+        let (from, to) = (link.from, link.to)
         let first = meter.samples.count
         let source = "\(folder)/source.sqlite"
-        let version = try history.requireVersion(origin)
+        let version = try history.requireVersion(from)
         let generator = try StoreGenerator(
             version: version, dataset: checker.dataset.applying(to: version, in: history), size: size)
         meter.begin("generate")
@@ -44,47 +52,57 @@ struct ChainRunner {
         let edges = generated.relationships.values.reduce(0, +)
         measure(meter.end(objects: generated.totalObjects, edges: edges))
 
-        var current = source
         var stepPhases: [PhaseSample] = []
         var verification = VerificationSummary(passed: true, checked: 0, violations: [], notChecked: [])
         var failure: String?
-        let versions = Array(checker.chain.drop { $0 != origin })
-        for (index, (from, to)) in zip(versions, versions.dropFirst()).enumerated() {
-            var step = CheckStep(
-                origin: origin, size: size, from: from, to: to, kind: "lightweight", mapping: nil, outcome: .refused,
-                seconds: nil, peakHeapBytes: nil, verifySeconds: nil, failure: nil)
-            defer {
-                steps.append(step)
-                event(step)
-            }
-            let mappingModels = checker.mappings.models.filter {
-                $0.sourceVersion == from && $0.destinationVersion == to
-            }
-            if !mappingModels.isEmpty {
-                step.kind = MigrationStepPlan.Kind.heavyweight.rawValue
-                step.mapping = mappingModels.map { $0.file.map(DisplayPath.of) ?? $0.name }.joined(separator: ", ")
-            }
-            if checker.isIdentical(from: from, to: to) {
-                step.kind = "none"  // the store is already at `to` as far as Core Data can tell
-                step.outcome = .passed
-                continue
-            }
-            if let (outcome, reason) = checker.blocked(from: from, to: to) {
-                step.outcome = outcome
-                step.failure = reason
-                failure = "\(from) → \(to): \(reason)"
-                break
-            }
-            let plan = try migrator.plan(from: from, to: to).steps[0]
-            let next = "\(folder)/step-\(index + 1).sqlite"
-            try Self.link(current, to: next)
-            let untouched = try Self.fingerprint(current)
+        let migrator = link.isDirect ? self.migrator : progressive
+        var step = CheckStep(
+            origin: from, size: size, from: from, to: to, kind: "lightweight", mapping: nil, outcome: .refused,
+            seconds: nil, peakHeapBytes: nil, verifySeconds: nil, failure: nil)
+        defer {
+            steps.append(step)
+            event(step)
+        }
+        let mappingModels = StoreMigrator.mappingModels(checker.mappings.models, from: from, to: to, in: history)
+        if !mappingModels.isEmpty {
+            step.kind = MigrationStepPlan.Kind.heavyweight.rawValue
+            step.mapping = mappingModels.map { $0.file.map(DisplayPath.of) ?? $0.name }.joined(separator: ", ")
+        }
+        if let (outcome, reason) = checker.blocked(from: from, to: to) {
+            step.outcome = outcome
+            step.failure = reason
+            failure = "\(from) → \(to): \(reason)"
+        } else if let plan = try migrator.plan(from: from, to: to).steps.first {
+            let next = "\(folder)/step.sqlite"
+            try Self.link(source, to: next)
+            let untouched = try Self.fingerprint(source)
             meter.begin(plan.name)
             do {
                 try migrator.migrateStore(at: next, to: to)
-                guard try Self.fingerprint(current) == untouched else {
+                guard try Self.fingerprint(source) == untouched else {
                     throw CheckError("the migration wrote to its source store, which it must only read")
                 }
+                let sample = meter.end(objects: generated.totalObjects)
+                measure(sample)
+                if let sample {
+                    stepSeconds += sample.wallSeconds
+                    stepPhases.append(sample)
+                    step.seconds = sample.wallSeconds
+                    step.peakHeapBytes = sample.heapPeakBytes
+                }
+                budgets(step)
+
+                meter.begin("verify \(plan.name)", group: plan.name)
+                let result = try ScenarioSetup.verify(
+                    plan, history: history, mappingModels: checker.mappings.models, source: source,
+                    destination: next)
+                let verified = meter.end(objects: generated.totalObjects, edges: edges)
+                measure(verified)
+                verifySeconds += verified?.wallSeconds ?? 0
+                step.verifySeconds = verified?.wallSeconds
+                verification.add(result, step: plan.name, checked: generated.totalObjects + edges)
+                step.outcome = result.passed ? .passed : .integrityFailure
+                if !result.passed { violations(result, step: step) }
             } catch {
                 let sample = meter.end(objects: generated.totalObjects)
                 measure(sample)
@@ -93,35 +111,16 @@ struct ChainRunner {
                 step.failure = "\(error)"
                 failure = "\(plan.name): \(error)"
                 failed(step)
-                break
             }
-            guard let sample = meter.end(objects: generated.totalObjects) else { break }
-            measure(sample)
-            stepSeconds += sample.wallSeconds
-            stepPhases.append(sample)
-            step.seconds = sample.wallSeconds
-            step.peakHeapBytes = sample.heapPeakBytes
-            budgets(step)
-
-            meter.begin("verify \(plan.name)", group: plan.name)
-            let result = try ScenarioSetup.verify(
-                plan, history: history, mappingModels: checker.mappings.models, source: current, destination: next)
-            let verified = meter.end(objects: generated.totalObjects, edges: edges)
-            measure(verified)
-            verifySeconds += verified?.wallSeconds ?? 0
-            step.verifySeconds = verified?.wallSeconds
-            verification.add(result, step: plan.name, checked: generated.totalObjects + edges)
-            step.outcome = result.passed ? .passed : .integrityFailure
-            if !result.passed { violations(result, step: step) }
-            // The stores of a chain are removed together with its folder: removing each one right after its
-            // step, while the file system still commits the step's synced swap, costs more than the step.
-            current = next
+        } else {
+            step.kind = "none"  // the store is already at `to` as far as Core Data can tell
+            step.outcome = .passed
         }
         let sample = CellSample(
             phases: Array(meter.samples[first...]), total: totalPhase(stepPhases), floorSeconds: 0,
             steps: [], objects: generated.totalObjects, edges: edges, verification: verification, memorySeries: [])
         meter.samples.removeSubrange(first...)
-        return cell(origin: origin, size: size, sample: sample, failure: failure)
+        return cell(link, size: size, sample: sample, failure: failure)
     }
 
     /// A second name for the store at `source`, for the step to migrate: the migrator only reads the store it
@@ -194,16 +193,17 @@ struct ChainRunner {
         }
     }
 
-    /// The report's cell of the store generated at `origin` with `size` objects per entity, before it runs.
-    func spec(origin: String, size: Int) -> CellSpec {
+    /// The report's cell of the store generated at `link.from` with `size` objects per entity, before it runs.
+    func spec(_ link: Link, size: Int) -> CellSpec {
         CellSpec(
-            scenarioFile: checker.modelPath, scenario: ModelChecker.scenarioName(origin), size: size,
-            mode: CellMode(passes: .single, storage: migrator.options.storage, path: .chained))
+            scenarioFile: checker.modelPath, scenario: ModelChecker.scenarioName(link), size: size,
+            mode: CellMode(passes: .single, storage: migrator.options.storage, path: link.isDirect ? .direct : .chained)
+        )
     }
 
-    private func cell(origin: String, size: Int, sample: CellSample, failure: String?) -> Cell {
-        let name = ModelChecker.scenarioName(origin)
-        let spec = spec(origin: origin, size: size)
+    private func cell(_ link: Link, size: Int, sample: CellSample, failure: String?) -> Cell {
+        let name = ModelChecker.scenarioName(link)
+        let spec = spec(link, size: size)
         let scenario = Scenario(
             name: name, title: name, description: "", file: checker.modelPath, model: checker.modelPath,
             chain: [], mappings: [], policies: checker.options.bindings, dataset: checker.options.dataset,

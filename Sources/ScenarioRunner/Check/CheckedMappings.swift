@@ -36,16 +36,29 @@ struct CheckedMappings {
         for file in staleFound {
             findings.append(Self.stale(try MappingModelLoader.load(path: file), file: file, history: history))
         }
-        // A mapping model that fits no step of the history never runs: it is a finding, not a step's mapping.
+        // A mapping model that goes backwards never runs: it is a finding, not a step's mapping. One that skips
+        // versions runs on Core Data's path only, for a store at its source version: a warning, and kept.
         var fitting: [MappingModel] = []
         for model in models {
-            if let finding = Self.direction(of: model, in: history) {
-                findings.append(finding)
-            } else {
-                fitting.append(model)
-            }
+            let finding = Self.direction(of: model, in: history)
+            if let finding { findings.append(finding) }
+            if finding?.code != "backwardMappingModel" { fitting.append(model) }
         }
         models = fitting
+    }
+
+    /// Runs the entity mappings whose policy class is bound to none of `registered` as `choice` says, with a
+    /// `policyNotSimulated` warning for each one run with the base policy.
+    mutating func runUnboundPolicies(_ choice: UnboundPolicies, registered: Set<String>) {
+        let (run, unbound) = choice.apply(to: models, registered: registered)
+        models = run
+        for policy in unbound {
+            let model = run.first { ($0.file ?? $0.name) == policy.mappingModel }
+            findings.append(
+                Finding(
+                    code: "policyNotSimulated", severity: .warning, from: model?.sourceVersion,
+                    to: model?.destinationVersion, entity: nil, property: nil, message: policy.message))
+        }
     }
 
     /// The files a `--mapping` path stands for: itself, or the mapping files in a folder, in path order.
@@ -96,7 +109,8 @@ struct CheckedMappings {
         let skipped = history.versions[(source + 1)..<destination].map(\.name)
         return Finding(
             code: "mappingModelSkipsVersions", severity: .warning, from: from, to: to, entity: nil, property: nil,
-            message: "\(file): the mapping model skips \(skipped.joined(separator: ", ")): a migration step by step "
-                + "never runs it, only a store at '\(from)' migrated straight to '\(to)'")
+            message:
+                "\(file): the mapping model skips \(skipped.joined(separator: ", ")): Core Data runs it for a store "
+                + "at '\(from)' migrated straight to '\(to)', a progressive migration never runs it")
     }
 }

@@ -12,13 +12,16 @@ extension ModelChecker {
     /// Why the step `from` → `to` cannot run, if it cannot: Core Data refuses it (no mapping model, and none
     /// can be inferred), or its mapping models do not compile (such as a policy class bound to nothing).
     func blocked(from: String, to: String) -> (outcome: CheckStep.Outcome, reason: String)? {
-        blocked[Link(from: from, to: to)]
+        blocked.first { $0.key.from == from && $0.key.to == to }?.value
     }
 
     /// What the model and its mapping models say before any store is migrated: versions with identical hashes,
-    /// and for each step without a mapping model, what Core Data's inference refuses, fails on or loses.
+    /// and for each step run (`links`) without a mapping model, what Core Data's inference refuses, fails on
+    /// or loses. `inferenceSource` names the version an inferred step starts from, among those with the hashes
+    /// of its source (lightweight.md (g)).
     static func modelFindings(
-        history: ModelHistory, chain: [String], mappingModels: [MappingModel], policies: PolicyRegistry
+        history: ModelHistory, chain: [String], links: [Link], mappingModels: [MappingModel],
+        policies: PolicyRegistry, inferenceSource: (String, String) -> String?
     ) -> (findings: [Finding], blocked: [Link: (outcome: CheckStep.Outcome, reason: String)]) {
         var findings: [Finding] = []
         var blocked: [Link: (outcome: CheckStep.Outcome, reason: String)] = [:]
@@ -28,11 +31,10 @@ extension ModelChecker {
                 findings.append(identical(earlier, later))
             }
         }
-        // Versions with identical hashes are one to Core Data: nothing runs between them.
-        for (source, destination) in zip(versions, versions.dropFirst())
-        where source.versionHashes != destination.versionHashes {
-            let link = Link(from: source.name, to: destination.name)
-            let models = mappingModels.filter { $0.sourceVersion == link.from && $0.destinationVersion == link.to }
+        for link in links where !history.areIdentical(link.from, link.to) {
+            guard let source = history.version(named: link.from), let destination = history.version(named: link.to)
+            else { continue }
+            let models = StoreMigrator.mappingModels(mappingModels, from: link.from, to: link.to, in: history)
             if !models.isEmpty {
                 do {
                     _ = try MigrationManager(source: source, destination: destination, policies: policies)
@@ -47,8 +49,9 @@ extension ModelChecker {
                 }
                 continue
             }
+            let start = inferenceSource(link.from, link.to).flatMap { history.version(named: $0) } ?? source
             do {
-                let plan = try MappingInference.plan(from: source, to: destination)
+                let plan = try MappingInference.plan(from: start, to: destination)
                 findings += plan.changes.compactMap { finding(for: $0, link: link) }
             } catch {
                 blocked[link] = (.refused, "no mapping model, and Core Data cannot infer one")
@@ -120,4 +123,7 @@ extension ModelChecker {
 struct Link: Hashable, Sendable {
     let from: String
     let to: String
+    /// Whether it is a store's single step to the target (Core Data's path), rather than one consecutive step
+    /// of a progressive migration.
+    var isDirect = true
 }

@@ -7,10 +7,11 @@ public import ObjectModel
 public import ReportModel
 
 /// `migration-bench check`: for every version of a model's history, a store generated at that version is
-/// migrated step by step to the current version — with the mapping models given or found beside the bundle,
-/// inferred elsewhere — verified and measured; and what is wrong or risky comes out as findings.
+/// migrated to the current version as Core Data migrates it — in one step, with the mapping model whose hashes
+/// match both ends (given or found beside the bundle), else inferred — verified and measured; and what is
+/// wrong or risky comes out as findings. With the progressive strategy, every consecutive step also runs once,
+/// on a store generated at its source version. One step per version either way: O(n) steps for n versions.
 ///
-/// Every consecutive step runs on its own too: it is the first step of the chain from its source version.
 /// The steps run in this process, one after another on one thread, each measured by a ``PhaseMeter``.
 public struct ModelChecker {
     /// What a check covers.
@@ -35,6 +36,11 @@ public struct ModelChecker {
         public var maxStepHeapBytes: Int?
         /// Only this shard's stores (`--shard I/N`); nil: every one.
         public var shard: ShardPlan?
+        /// What runs an entity mapping whose policy class is bound to no registered policy.
+        public var unboundPolicies = UnboundPolicies.error
+        /// Whether each consecutive step also runs (progressive), or nil to decide from the mapping models:
+        /// progressive when they each cover one consecutive step.
+        public var progressive: Bool?
 
         /// The default options: sizes 100 and 10,000, no budget.
         public init() {}
@@ -64,6 +70,11 @@ public struct ModelChecker {
     let options: Options
     let chain: [String]
     let mappings: CheckedMappings
+    /// The steps run: each version's store straight to the target (Core Data's path), then, when progressive,
+    /// each consecutive step not among them.
+    let links: [Link]
+    /// Whether the consecutive steps run too.
+    let progressive: Bool
     let blocked: [Link: (outcome: CheckStep.Outcome, reason: String)]
     let staticFindings: [Finding]
     let dataset: Dataset
@@ -77,19 +88,45 @@ public struct ModelChecker {
         self.options = options
         let target = try history.requireVersion(options.target ?? history.currentVersionName).name
         chain = Array(history.versions.map(\.name).prefix { $0 != target }) + [target]
-        mappings = try CheckedMappings(
+        var mappings = try CheckedMappings(
             paths: options.mappings, history: history, modelPath: modelPath, bindings: options.bindings)
+        mappings.runUnboundPolicies(options.unboundPolicies, registered: options.policies.names)
+        self.mappings = mappings
         dataset =
             try options.datasetValue
             ?? options.dataset.map { path throws(GenerationError) in try Dataset.load(path: path) } ?? Dataset()
+        let direct = try StoreMigrator(history: history, mappingModels: mappings.models)
+        let automatic = StoreMigrator.automaticPath(given: mappings.models, chain: try MigrationChain(chain)).0
+        progressive = options.progressive ?? (automatic == .chained)
+        links = Self.links(chain: chain, history: history, progressive: progressive)
         let found = Self.modelFindings(
-            history: history, chain: chain, mappingModels: mappings.models, policies: options.policies)
+            history: history, chain: chain, links: links, mappingModels: mappings.models, policies: options.policies,
+            inferenceSource: { try? direct.inferenceSource(for: $0, to: $1) })
         blocked = found.blocked
         staticFindings = mappings.findings + found.findings
     }
 
     /// The version stores migrate to.
     public var target: String { chain[chain.count - 1] }
+
+    /// The steps a check runs: from each version straight to the target (a step that runs nothing when their
+    /// hashes are identical), except from a version whose hashes equal an earlier one's (the same version to
+    /// Core Data); with `progressive`, then each consecutive step not already among them.
+    static func links(chain: [String], history: ModelHistory, progressive: Bool) -> [Link] {
+        let target = chain[chain.count - 1]
+        var links: [Link] = []
+        for (index, origin) in chain.dropLast().enumerated()
+        where !chain[..<index].contains(where: { history.areIdentical($0, origin) }) {
+            links.append(Link(from: origin, to: target, isDirect: true))
+        }
+        if progressive {
+            for (from, to) in zip(chain, chain.dropFirst())
+            where !history.areIdentical(from, to) && !links.contains(where: { $0.from == from && $0.to == to }) {
+                links.append(Link(from: from, to: to, isDirect: false))
+            }
+        }
+        return links
+    }
 
     /// Runs every store through its chain, in `folder` (which the caller removes); `event` is told of each
     /// step as it ends.
@@ -99,40 +136,82 @@ public struct ModelChecker {
         let started = ContinuousClock.now
         var runner = try ChainRunner(checker: self, heap: heap)
         var cells: [Cell] = []
-        let stores = options.sizes.flatMap { size in chain.dropLast().map { (size: size, origin: $0) } }
-        let specs = stores.map { runner.spec(origin: $0.origin, size: $0.size) }
+        let stores = options.sizes.flatMap { size in links.map { (size: size, link: $0) } }
+        let specs = stores.map { runner.spec($0.link, size: $0.size) }
         let chosen = options.shard.map { Set($0.positions(specs)) }
-        for (place, (size, origin)) in stores.enumerated() where chosen?.contains(place) ?? true {
-            let work = "\(folder)/\(size)-\(history.index(of: origin) ?? 0)"
+        for (place, (size, link)) in stores.enumerated() where chosen?.contains(place) ?? true {
+            let work = "\(folder)/\(size)-\(place)"
             try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(atPath: work) }
-            cells.append(try runner.run(from: origin, size: size, folder: work, event: event))
+            cells.append(try runner.run(link, size: size, folder: work, event: event))
         }
         let total = (ContinuousClock.now - started).seconds
-        let findings = ModelCheck.sorted(staticFindings + runner.findings)
+        let findings = ModelCheck.sorted(staticFindings + runner.findings + pathDifferences(runner.steps))
         let check = ModelCheck(
             model: modelPath, current: target, sizes: options.sizes, steps: runner.steps, findings: findings)
         return Outcome(
-            check: check, cells: cells, scenarios: chain.dropLast().map(summary),
+            check: check, cells: cells, scenarios: links.map(summary),
             overheadSeconds: max(0, total - runner.measuredSeconds), stepSeconds: runner.stepSeconds,
             verifySeconds: runner.verifySeconds, shard: options.shard?.record(specs))
     }
 
-    /// The report's summary of the chain from `origin`.
-    private func summary(from origin: String) -> ScenarioSummary {
-        let versions = Array(chain.drop { $0 != origin })
+    /// The report's summary of the step `link`.
+    private func summary(of link: Link) -> ScenarioSummary {
+        let models = StoreMigrator.mappingModels(mappings.models, from: link.from, to: link.to, in: history)
         return ScenarioSummary(
-            name: Self.scenarioName(origin), title: "A store at \(origin), migrated to \(target)",
-            description: "Generated at \(origin) and migrated step by step to \(target), each step verified.",
-            file: modelPath, chain: versions,
-            steps: zip(versions, versions.dropFirst()).map { from, to in
-                let model = mappings.models.first { $0.sourceVersion == from && $0.destinationVersion == to }
-                return ScenarioSummary.Step(
-                    from: from, to: to, kind: model == nil ? "lightweight" : "heavyweight",
-                    mapping: model?.file.map(DisplayPath.of))
-            })
+            name: Self.scenarioName(link),
+            title: link.isDirect
+                ? "A store at \(link.from), migrated to \(target)" : "The step \(link.from) → \(link.to)",
+            description: link.isDirect
+                ? "Generated at \(link.from) and migrated to \(target) in one step, as Core Data does, and verified."
+                : "Generated at \(link.from) and migrated to \(link.to), one step of a progressive migration, verified.",
+            file: modelPath, chain: [link.from, link.to],
+            steps: [
+                ScenarioSummary.Step(
+                    from: link.from, to: link.to, kind: models.isEmpty ? "lightweight" : "heavyweight",
+                    mapping: models.first?.file.map(DisplayPath.of))
+            ])
     }
 
-    /// The report's scenario name of the chain from `origin`.
-    static func scenarioName(_ origin: String) -> String { ModelCheck.scenarioName(origin: origin) }
+    /// Where a store's two paths end differently: Core Data's single step from its version, and the
+    /// progressive walk from it (the consecutive steps, each run on a store generated at its source version).
+    private func pathDifferences(_ steps: [CheckStep]) -> [Finding] {
+        guard progressive else { return [] }
+        var findings: [Finding] = []
+        for size in options.sizes {
+            let ran = steps.filter { $0.size == size }
+            let consecutive = Dictionary(
+                ran.filter { chain.firstIndex(of: $0.to) == chain.firstIndex(of: $0.from).map { $0 + 1 } }
+                    .map { ($0.from, $0) }, uniquingKeysWith: { first, _ in first })
+            for direct in ran where direct.to == target {
+                guard let start = chain.firstIndex(of: direct.from), start + 1 < chain.count - 1 else { continue }
+                let links = zip(chain[start...], chain[start...].dropFirst()).filter {
+                    !history.areIdentical($0.0, $0.1)
+                }
+                let walk = links.compactMap { consecutive[$0.0] }
+                guard walk.count == links.count else { continue }
+                // The walk stops at its first step that does not pass.
+                let broken = walk.first { $0.outcome != .passed }
+                guard (direct.outcome == .passed) != (broken == nil) else { continue }
+                let message =
+                    broken.map { step in
+                        "a store at \(direct.from): Core Data's single step to \(target) passes, but the progressive "
+                            + "walk fails at \(step.from) → \(step.to) (\(step.outcome.rawValue)): an app that "
+                            + "migrates step by step loses what Core Data keeps"
+                    }
+                    ?? ("a store at \(direct.from): Core Data's single step to \(target) ends "
+                        + "\(direct.outcome.rawValue), while every step of the progressive walk passes")
+                findings.append(
+                    Finding(
+                        code: "pathsDiffer", severity: .warning, from: direct.from, to: target, entity: nil,
+                        property: nil, message: message + " (\(size) objects per entity)"))
+            }
+        }
+        return findings
+    }
+
+    /// The report's scenario name of the step `link`.
+    static func scenarioName(_ link: Link) -> String {
+        link.isDirect ? ModelCheck.scenarioName(origin: link.from) : "step \(link.from) → \(link.to)"
+    }
 }

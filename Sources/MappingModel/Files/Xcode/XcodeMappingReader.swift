@@ -139,11 +139,12 @@ private struct XcodeMappingDocument {
         let sourceName = try string("sourcename", of: object)
         let destinationName = try string("destinationname", of: object)
         let policy = XcodeMappingReader.policyName(try string("migrationpolicyclassname", of: object))
+        // A mapping with neither entity, named or not, compiles to an undefined one with no properties, which
+        // Core Data skips (§5, rule 1; §10).
+        guard sourceName != nil || destinationName != nil else { return nil }
         let name =
             try string("name", of: object)
-            ?? sourceName.map { from in destinationName.map { "\(from)To\($0)" } ?? from } ?? destinationName
-        // A mapping with neither entity compiles to an undefined one with no properties: skipped (§10).
-        guard let name else { return nil }
+            ?? sourceName.map { from in destinationName.map { "\(from)To\($0)" } ?? from } ?? destinationName ?? ""
         let kind: EntityMapping.Kind
         if sourceName == nil {
             kind = .add
