@@ -92,8 +92,11 @@ struct DatasetInCodeTests {
     @Test func checkTakesADatasetInCode() throws {
         let model = try MigrationTestModel(model: Fixtures.modelBundle.path, bindings: ExampleMigrationTests.bindings)
         let clean = try model.check(sizes: [20], dataset: Self.everyPostColoured)
-        #expect(clean.findings.isEmpty, "\(clean)")
-        #expect(!clean.steps.isEmpty && clean.steps.allSatisfy { $0.outcome == .passed })
+        #expect(clean.errors.isEmpty, "\(clean)")
+        // Every step of the app's step-by-step path passes; Core Data's single step from versions 1 and 2 fails,
+        // which pathsDiffer warnings say.
+        let differing = Set(clean.findings.filter { $0.code == "pathsDiffer" }.compactMap(\.from))
+        #expect(!clean.steps.isEmpty && clean.steps.allSatisfy { $0.outcome == .passed || differing.contains($0.from) })
         let uncoloured = try model.check(sizes: [20])
         #expect(uncoloured.errors.map(\.code) == ["migrationFailed"], "\(uncoloured)")
     }

@@ -146,7 +146,8 @@ public struct ModelChecker {
             cells.append(try runner.run(link, size: size, folder: work, event: event))
         }
         let total = (ContinuousClock.now - started).seconds
-        let findings = ModelCheck.sorted(staticFindings + runner.findings + pathDifferences(runner.steps))
+        let findings = ModelCheck.sorted(
+            (staticFindings + runner.findings).map(onTheAppsPath) + pathDifferences(runner.steps))
         let check = ModelCheck(
             model: modelPath, current: target, sizes: options.sizes, steps: runner.steps, findings: findings)
         return Outcome(
@@ -171,6 +172,24 @@ public struct ModelChecker {
                     from: link.from, to: link.to, kind: models.isEmpty ? "lightweight" : "heavyweight",
                     mapping: models.first?.file.map(DisplayPath.of))
             ])
+    }
+
+    /// `finding` as the app's own path weighs it: with the progressive strategy the app migrates step by step,
+    /// so what only Core Data's single step (a store's version straight to the target, skipping versions) runs
+    /// into is a warning, the `pathsDiffer` warning saying where the two paths part; budgets stay errors.
+    private func onTheAppsPath(_ finding: Finding) -> Finding {
+        guard progressive, finding.severity == .error, !finding.isBudget,
+            links.contains(where: { link in
+                link.isDirect && link.from == finding.from && link.to == finding.to
+                    && chain.firstIndex(of: link.to) != chain.firstIndex(of: link.from).map { $0 + 1 }
+            })
+        else { return finding }
+        var warning = finding
+        warning.severity = .warning
+        warning.message =
+            "on Core Data's single step only (the app migrates step by step, and those steps are checked on their "
+            + "own): " + finding.message
+        return warning
     }
 
     /// Where a store's two paths end differently: Core Data's single step from its version, and the
