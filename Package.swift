@@ -147,8 +147,8 @@ let package = Package(
         .testTarget(
             name: "MigrationBenchCLITests",
             dependencies: [
-                "MigrationBenchCLI", "TestFixtures", .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Yams", package: "Yams"),
+                "MigrationBenchCLI", "SQLiteDatabase", "TestFixtures",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Yams", package: "Yams"),
             ]),
         .testTarget(
             name: "MigrationTestingTests", dependencies: ["MigrationTesting", "PersistentStore", "TestFixtures"]),

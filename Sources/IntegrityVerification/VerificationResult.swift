@@ -32,6 +32,9 @@ public enum ViolationKind: String, Sendable, Hashable, Codable, CaseIterable {
     case uniqueness
     /// `PRAGMA integrity_check` found damage.
     case integrityCheck
+    /// A check could not run (an SQL error on a damaged store): what it would have found is unknown, so the
+    /// verification fails. The example names the check and the error.
+    case checkFailed
 }
 
 /// One instance of a violation: the object's primary key, when there is one, and what is wrong with it.

@@ -87,12 +87,16 @@ extension VerificationRun {
         return ranges
     }
 
+    /// The most ranges ``split(_:rowsPerRange:)`` makes: keys spread wider than this many ranges (a key of 2⁶²
+    /// beside keys from 1) are compared in one range, not in 10¹³ ranges made one by one, which hung.
+    static let rangeLimit: Int64 = 65_536
+
     /// `keys` cut into consecutive ranges of at most `rowsPerRange` keys each, as even as whole numbers allow,
-    /// which together cover every key of it once; nil when it is no longer than `rowsPerRange`, or its length
-    /// does not fit an `Int64` (keys far apart in a damaged store).
+    /// which together cover every key of it once; nil when it is no longer than `rowsPerRange`, when it would
+    /// take more than ``rangeLimit`` ranges, or when its length does not fit an `Int64` (keys far apart).
     static func split(_ keys: ClosedRange<Int64>, rowsPerRange: Int64) -> [ClosedRange<Int64>]? {
         let (span, overflow) = keys.upperBound.subtractingReportingOverflow(keys.lowerBound)
-        guard !overflow, span >= rowsPerRange else { return nil }
+        guard !overflow, span >= rowsPerRange, span / max(rowsPerRange, 1) < Self.rangeLimit else { return nil }
         let width = span / (span / rowsPerRange + 1) + 1
         var ranges: [ClosedRange<Int64>] = []
         var start = keys.lowerBound
@@ -115,9 +119,9 @@ extension VerificationRun {
             comparison = try compareByKey(compiled, into: entity, keys: keys)
         } catch let error as SQLiteError {
             let failure = SQLiteError(code: error.code, message: error.message, path: error.path)
-            collector.skip(.missingObject, entity: entity, "the check failed to run: \(failure)")
+            collector.failed(.missingObject, entity: entity, failure)
         } catch {
-            collector.skip(.missingObject, entity: entity, "the check failed to run: \(error)")
+            collector.failed(.missingObject, entity: entity, error)
         }
         ledger.record(comparison, table: layout.table(for: entity).name)
         if let sourceEntity = compiled.mapping.sourceEntity, source.entity(named: sourceEntity)?.isAbstract == false {

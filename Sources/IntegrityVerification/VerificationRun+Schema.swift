@@ -14,7 +14,7 @@ extension VerificationRun {
         } catch let error where error.codeName.hasPrefix("SQLITE_CORRUPT") || error.codeName == "SQLITE_NOTADB" {
             collector.add(.integrityCheck, entity: nil, primaryKey: nil, "the check stopped: \(error.message)")
         } catch {
-            collector.skip(.integrityCheck, entity: nil, "the check failed to run: \(error)")
+            collector.failed(.integrityCheck, entity: nil, error)
         }
     }
 

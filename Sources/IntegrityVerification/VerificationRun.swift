@@ -205,12 +205,12 @@ final class VerificationRun {
         }
     }
 
-    /// Runs one check; an SQL error (a missing table, a damaged page) makes it a skipped check, not a crash.
+    /// Runs one check; an SQL error (a missing table, a damaged page) makes it a failed check, not a crash.
     func guarded(_ kind: ViolationKind, entity: String?, property: String? = nil, _ body: () throws -> Void) {
         do {
             try body()
         } catch {
-            collector.skip(kind, entity: entity, property: property, "the check failed to run: \(error)")
+            collector.failed(kind, entity: entity, property: property, error)
         }
     }
 

@@ -14,6 +14,7 @@ final class ViolationCollector {
     private var counts: [Key: Int] = [:]
     private var examples: [Key: [ViolationExample]] = [:]
     private var skipped: [SkippedCheck] = []
+    private var failures: [Failure] = []
 
     /// Records one violation; `detail` is only made for the examples kept.
     func add(
@@ -28,6 +29,26 @@ final class ViolationCollector {
         }
     }
 
+    /// Records a check that failed to run — an SQL error stopped it — as a ``ViolationKind/checkFailed``
+    /// violation naming the check (`kind`) and the error: a store whose damage breaks a check must not pass.
+    /// The same failure met again (each range of keys of one mapping fails alike) is counted once.
+    func failed(_ kind: ViolationKind, entity: String?, property: String? = nil, _ error: any Error) {
+        record(
+            Failure(entity: entity, property: property, detail: "the \(kind.rawValue) check failed to run: \(error)"))
+    }
+
+    private struct Failure: Hashable {
+        var entity: String?
+        var property: String?
+        var detail: String
+    }
+
+    private func record(_ failure: Failure) {
+        guard !failures.contains(failure) else { return }
+        failures.append(failure)
+        add(.checkFailed, entity: failure.entity, property: failure.property, primaryKey: nil, failure.detail)
+    }
+
     /// Records a check that was not performed.
     func skip(_ kind: ViolationKind, entity: String?, property: String? = nil, _ reason: String) {
         let check = SkippedCheck(kind: kind, entity: entity, property: property, reason: reason)
@@ -37,13 +58,14 @@ final class ViolationCollector {
     /// Adds what `other` found after what this collector found, as if `other`'s checks had run after this
     /// collector's: groups keep their first-seen order, counts add up and the first examples are kept.
     func append(_ other: ViolationCollector) {
-        for key in other.order {
+        for key in other.order where key.kind != .checkFailed {
             if counts[key] == nil { order.append(key) }
             counts[key, default: 0] += other.counts[key] ?? 0
             let room = Self.exampleLimit - (examples[key]?.count ?? 0)
             examples[key, default: []].append(contentsOf: (other.examples[key] ?? []).prefix(max(room, 0)))
         }
         for check in other.skipped where !skipped.contains(check) { skipped.append(check) }
+        for failure in other.failures { record(failure) }
     }
 
     /// The result so far.

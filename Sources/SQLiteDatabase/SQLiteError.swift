@@ -33,6 +33,9 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
     /// Whether the operation stopped because `sqlite3_interrupt` was called (`SQLITE_INTERRUPT`).
     public var isInterrupt: Bool { primaryCode == SQLITE_INTERRUPT }
 
+    /// Whether another connection, perhaps in another process, holds a lock the operation needs (`SQLITE_BUSY`).
+    public var isBusy: Bool { primaryCode == SQLITE_BUSY }
+
     /// Whether a constraint failed (`SQLITE_CONSTRAINT`): a `UNIQUE`, `NOT NULL`, `CHECK` or key constraint.
     public var isConstraintViolation: Bool { primaryCode == SQLITE_CONSTRAINT }
 

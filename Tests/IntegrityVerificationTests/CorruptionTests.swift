@@ -150,6 +150,26 @@ struct CorruptionTests {
         }
     }
 
+    /// A check that fails to run fails the verification: a required generated column whose SQL function
+    /// errors on every row (`abs` of the lowest integer overflows) stops `PRAGMA integrity_check` with an
+    /// error that is not damage found. It was listed under notChecked, and the store passed.
+    @Test func aCheckThatFailsToRunFailsTheVerification() throws {
+        try Shelf.withMigratedStores { source, destination in
+            try Shelf.corrupt(
+                destination,
+                "PRAGMA writable_schema = ON; UPDATE sqlite_master SET sql = substr(sql, 1, length(sql) - 1) "
+                    + "|| ', ZBROKEN INTEGER NOT NULL AS (abs(-9223372036854775807 - 1 + Z_PK * 0)))' "
+                    + "WHERE name = 'ZBOOK'; PRAGMA writable_schema = OFF")
+            let result = try Shelf.verify(source, destination)
+            #expect(!result.passed)
+            let group = try #require(result.violations(of: .checkFailed).first, "\(result.summary)")
+            let detail = try #require(group.examples.first?.detail)
+            #expect(detail.hasPrefix("the integrityCheck check failed to run: "), "\(detail)")
+            #expect(detail.contains("integer overflow"), "\(detail)")
+            #expect(!result.notChecked.contains { $0.reason.contains("failed to run") })
+        }
+    }
+
     /// A damaged index (its definition no longer matches its entries) fails `PRAGMA integrity_check`.
     @Test func damagedIndexFailsTheIntegrityCheck() throws {
         try Shelf.withMigratedStores { source, destination in

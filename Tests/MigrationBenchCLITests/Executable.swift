@@ -46,31 +46,56 @@ enum Executable {
 
     /// Runs `migration-bench arguments` to completion, with standard output and error captured in files.
     static func run(_ arguments: [String], in folder: URL, environment: [String: String] = [:]) throws -> Run {
-        let name = UUID().uuidString
-        let outputURL = folder.appendingPathComponent("\(name).out")
-        let errorURL = folder.appendingPathComponent("\(name).err")
-        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
+        try runTogether([arguments], in: folder, environment: environment)[0]
+    }
+
+    /// Starts `migration-bench` once for each argument list, all at once, and waits for every one to end (a run
+    /// still going after `timeout` is killed, and the test fails); their runs in the order given. Standard output
+    /// and error go through files in `folder`, removed afterwards.
+    static func runTogether(
+        _ commands: [[String]], in folder: URL, environment: [String: String] = [:],
+        timeout: Duration = .seconds(600)
+    ) throws -> [Run] {
+        var started: [(process: Process, output: URL, error: URL)] = []
         defer {
-            try? FileManager.default.removeItem(at: outputURL)
-            try? FileManager.default.removeItem(at: errorURL)
+            for run in started {
+                if run.process.isRunning { Glibc.kill(run.process.processIdentifier, SIGKILL) }
+                try? FileManager.default.removeItem(at: run.output)
+                try? FileManager.default.removeItem(at: run.error)
+            }
         }
-        let process = try process(arguments, environment: environment)
-        let output = try FileHandle(forWritingTo: outputURL)
-        let error = try FileHandle(forWritingTo: errorURL)
-        defer {
-            try? output.close()
-            try? error.close()
+        for arguments in commands {
+            let name = UUID().uuidString
+            let output = folder.appendingPathComponent("\(name).out")
+            let error = folder.appendingPathComponent("\(name).err")
+            _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+            _ = FileManager.default.createFile(atPath: error.path, contents: nil)
+            let process = try process(arguments, environment: environment)
+            let outputHandle = try FileHandle(forWritingTo: output)
+            let errorHandle = try FileHandle(forWritingTo: error)
+            defer {
+                try? outputHandle.close()
+                try? errorHandle.close()
+            }
+            process.standardOutput = outputHandle
+            process.standardError = errorHandle
+            try process.run()
+            started.append((process, output, error))
         }
-        process.standardOutput = output
-        process.standardError = error
-        try process.run()
-        process.waitUntilExit()
-        #expect(process.terminationReason == .exit, "migration-bench \(arguments) was killed")
-        return Run(
-            status: process.terminationStatus,
-            output: try String(contentsOf: outputURL, encoding: .utf8),
-            error: try String(contentsOf: errorURL, encoding: .utf8))
+        let deadline = ContinuousClock.now + timeout
+        return try zip(commands, started).map { arguments, run in
+            while run.process.isRunning && ContinuousClock.now < deadline { usleep(2_000) }
+            if run.process.isRunning {
+                Issue.record("migration-bench \(arguments) still ran after \(timeout); killed")
+                Glibc.kill(run.process.processIdentifier, SIGKILL)
+            }
+            run.process.waitUntilExit()
+            #expect(run.process.terminationReason == .exit, "migration-bench \(arguments) was killed")
+            return Run(
+                status: run.process.terminationStatus,
+                output: try String(contentsOf: run.output, encoding: .utf8),
+                error: try String(contentsOf: run.error, encoding: .utf8))
+        }
     }
 
     /// A running `migration-bench`, for tests that kill it.

@@ -191,6 +191,69 @@ struct HostileInputTests {
         }
     }
 
+    /// A key of 2⁶² in a consistent store (`Z_MAX` covering it): `migrate` hung, its ranges of keys stepping from
+    /// 1 to 2⁶² by 4,096; it is now refused before work, past the documented bound on keys.
+    static let hugeKey =
+        "UPDATE ZBOOK SET Z_PK = 4611686018427387904 WHERE Z_PK = 3; "
+        + "UPDATE Z_PRIMARYKEY SET Z_MAX = 4611686018427387904 WHERE Z_NAME = 'Book'"
+
+    @Test func aKeyOf2To62IsRefusedBeforeWork() throws {
+        try Executable.withTemporaryFolder { folder in
+            let user = folder.appendingPathComponent("user")
+            try FileManager.default.createDirectory(at: user, withIntermediateDirectories: true)
+            let store = try store(in: user, changedBy: Self.hugeKey)
+            let run = try Executable.runTogether(
+                [["migrate", store, "--model", Self.model, "--mapping", Self.mapping]], in: folder,
+                timeout: .seconds(120))[0]
+            #expect(run.status == 1, "\(run.error)")
+            #expect(
+                run.errorLines.last
+                    == "error: \(store): the store has a row in ZBOOK whose Z_PK 4611686018427387904 is above "
+                    + "2147483647, the largest key a migration takes; it was not migrated", "\(run.error)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: user.path) == ["library.sqlite"])
+        }
+    }
+
+    /// The engine itself, given such a store without the check (`benchmark migration-cell`), stepped through the
+    /// same 10¹⁵ ranges; it now goes from key to key and stops at the association's bound.
+    @Test func theEngineDoesNotStepThroughEmptyKeys() throws {
+        try Executable.withTemporaryFolder { folder in
+            let store = try store(in: folder, changedBy: Self.hugeKey)
+            let run = try Executable.runTogether(
+                [
+                    [
+                        "benchmark", "migration-cell", "--source", store, "--model", Self.model, "--from", "V1", "--to",
+                        "V2", "--mapping", Self.mapping, "--mode", "streaming", "--output",
+                        folder.appendingPathComponent("cell.sqlite").path,
+                    ]
+                ], in: folder, timeout: .seconds(120))[0]
+            #expect(run.status == 1, "\(run.error)")
+            #expect(run.errorLines.last?.contains("4611686018427387904") == true, "\(run.error)")
+        }
+    }
+
+    /// `verify` of stores holding a key of 2⁶² aborted (10¹³ ranges of keys made one by one): it now compares
+    /// such a table in one range, and finishes.
+    @Test func verifyFinishesWithAKeyOf2To62() throws {
+        try Executable.withTemporaryFolder { folder in
+            let source = try store(in: folder)
+            let destination = folder.appendingPathComponent("migrated.sqlite").path
+            try FileManager.default.copyItem(atPath: source, toPath: destination)
+            let migrate = try Executable.run(
+                ["migrate", destination, "--model", Self.model, "--mapping", Self.mapping], in: folder)
+            try #require(migrate.status == 0, "\(migrate.error)")
+            for path in [source, destination] { try Connection(path: path).execute(Self.hugeKey) }
+            let run = try Executable.runTogether(
+                [
+                    [
+                        "verify", "--source", source, "--destination", destination, "--model", Self.model, "--mapping",
+                        Self.mapping,
+                    ]
+                ], in: folder, timeout: .seconds(120))[0]
+            #expect(run.status == 0, "\(run.output)\(run.error)")
+        }
+    }
+
     /// With SQLite's double-quoted-string fallback, a source table missing a column migrated the column's
     /// name as every value, with exit 0.
     @Test func aMissingSourceColumnFailsInsteadOfMigratingItsName() throws {

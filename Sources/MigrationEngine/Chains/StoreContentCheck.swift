@@ -22,6 +22,8 @@ enum StoreContentCheck {
         var result: String
         do {
             result = try Connection(path: path, mode: .readOnly).scalar("PRAGMA quick_check(1)")?.string ?? ""
+        } catch  where StoreFiles.isBusy(error) {
+            throw StoreFiles.busy(path, "check it")
         } catch {
             result = error.codeName
         }
@@ -50,6 +52,8 @@ enum StoreContentCheck {
             try body()
         } catch let error as MigrationError {
             throw error
+        } catch  where StoreFiles.isBusy(error) {
+            throw StoreFiles.busy(path, "read it")
         } catch {
             throw refusal(path, "cannot be read: \(error)")
         }
@@ -91,6 +95,12 @@ enum StoreContentCheck {
             }
             if let lowest = keys?.lowerBound, lowest < 1 {
                 throw refusal(path, "has a row in \(table.name) whose Z_PK \(lowest) is below 1")
+            }
+            if let highest = keys?.upperBound, highest > InputLimits.primaryKey {
+                throw refusal(
+                    path,
+                    "has a row in \(table.name) whose Z_PK \(highest) is above \(InputLimits.primaryKey), the largest "
+                        + "key a migration takes")
             }
             if let highest = keys?.upperBound, highest > maximum {
                 throw refusal(

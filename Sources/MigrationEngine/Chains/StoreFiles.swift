@@ -1,4 +1,5 @@
 import Foundation
+import PersistentStore
 import SQLiteDatabase
 
 #if canImport(Glibc)
@@ -102,10 +103,11 @@ enum StoreFiles {
         }
     }
 
-    /// Working stores a killed migration left beside `original` (`<name>.migrating-<n>` and their sidecars).
-    static func leftovers(of original: String) -> [String] {
+    /// Working stores beside `original` (`<name>.migrating-<pid>-<n>` and their sidecars): a killed
+    /// migration's, or with `process`, that process's.
+    static func leftovers(of original: String, process: Int32? = nil) -> [String] {
         let folder = folder(of: original)
-        let prefix = (original as NSString).lastPathComponent + ".migrating-"
+        let prefix = (original as NSString).lastPathComponent + ".migrating-" + (process.map { "\($0)-" } ?? "")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         return names.filter { $0.hasPrefix(prefix) }.sorted().map { (folder as NSString).appendingPathComponent($0) }
     }
@@ -133,6 +135,22 @@ enum StoreFiles {
         var description: String { "\(operation): \(String(cString: strerror(errno)))" }
     }
 
+    /// Whether `error` says that another process keeps a store busy (`SQLITE_BUSY`, as such or inside a store
+    /// error, or a ``MigrationError/Code/inUse`` made of one).
+    static func isBusy(_ error: any Error) -> Bool {
+        switch error {
+        case let error as SQLiteError: error.isBusy
+        case let error as StoreError: error.underlying.map(isBusy) ?? false
+        case let error as MigrationError: error.code == .inUse
+        default: false
+        }
+    }
+
+    /// The error for a store found busy while doing `what`; retried, and then reported, by the migrator.
+    static func busy(_ path: String, _ what: String) -> MigrationError {
+        MigrationError(.inUse, "\(path): the store is in use by another process (busy while trying to \(what))")
+    }
+
     /// Runs a file operation, turning any failure into a ``MigrationError`` that names the file and what
     /// was being done.
     private static func fileOperation(_ what: String, _ path: String, _ body: () throws -> Void) throws(MigrationError)
@@ -141,6 +159,8 @@ enum StoreFiles {
             try body()
         } catch let error as MigrationError {
             throw error
+        } catch  where isBusy(error) {
+            throw busy(path, what)
         } catch {
             throw MigrationError(.fileSystem, "\(path): cannot \(what): \(error)")
         }

@@ -14,11 +14,14 @@ public import PersistentStore
 /// ```
 ///
 /// How the store is kept safe: the original's write-ahead log is checkpointed into its database file first;
-/// every step runs on working stores beside the original (`<name>.migrating-<n>`), never on the original;
+/// every step runs on working stores beside the original (`<name>.migrating-<pid>-<n>`), never on the original;
 /// the finished store is sealed into one synced file; then the original's empty sidecars are removed and the
 /// new database renamed over the old one, atomically. A failure, a cancellation or a kill at any moment
 /// leaves the original store complete at its old version, or the new store complete at the new one.
 /// Working stores a killed migration left behind are removed by the next migration of the same store.
+/// One migration of a store runs at a time: the migrator holds the store's migration lock (`<name>.migration-lock`,
+/// an advisory `flock`, removed at the end) from before it reads the store until after the swap; another
+/// migration of the same store waits up to ``lockWait`` seconds, then fails with ``MigrationError/Code/inUse``.
 public struct StoreMigrator: Sendable {
     /// The model versions.
     public let history: ModelHistory
@@ -43,6 +46,11 @@ public struct StoreMigrator: Sendable {
     public var pathReason: String?
     /// Told at each moment of the safe replacement; for tests that kill the process there.
     public var onEvent: (@Sendable (SafeReplacementEvent) -> Void)?
+    /// Seconds to wait for another migration of the same store to end before giving up (0: give up at once).
+    public var lockWait: Double = 0
+    /// Seconds to retry a store another process keeps busy (writing, or reading through the checkpoint)
+    /// before giving up with ``MigrationError/Code/inUse``.
+    public var busyTimeout: Double = 5
 
     /// A migrator over `history`.
     ///
@@ -325,44 +333,54 @@ public struct StoreMigrator: Sendable {
         progress: ((StoreMigrationProgress) -> Void)? = nil,
         shouldCancel: @escaping () -> Bool = { false }
     ) throws -> Outcome {
+        // One migration of a store at a time, from before anything of it is read to after the swap.
+        let lock = try StoreLock.acquire(forStoreAt: path, wait: lockWait)
+        defer { lock?.release() }
         // Reading a store in WAL mode makes SQLite create an empty -wal and its -shm index; a store that is
         // refused, or needs no migration, keeps its folder as it was.
-        let plan = try WriteAheadLog.leavingNoSidecars(of: [path]) {
-            try StoreContentCheck.checkLog(storeAt: path)
-            let plan = try requiredMigrations(forStoreAt: path, to: target)
-            try StoreContentCheck.check(storeAt: path, version: try version(plan.from))
-            // Every step's mapping models are checked — policies and their selectors bound, expressions
-            // compiled — before the first object of the first step is touched.
-            for step in plan.steps { try check(step) }
-            return plan
+        let plan = try retryingWhileBusy(path) {
+            try WriteAheadLog.leavingNoSidecars(of: [path]) {
+                try StoreContentCheck.checkLog(storeAt: path)
+                let plan = try requiredMigrations(forStoreAt: path, to: target)
+                try StoreContentCheck.check(storeAt: path, version: try version(plan.from))
+                // Every step's mapping models are checked — policies and their selectors bound, expressions
+                // compiled — before the first object of the first step is touched.
+                for step in plan.steps { try check(step) }
+                return plan
+            }
         }
         guard !plan.isEmpty else { return Outcome(plan: plan, steps: []) }
         let overall = OverallProgress(steps: plan.steps, report: progress)
         overall.preparing()
-        for leftover in StoreFiles.leftovers(of: path) { try? FileManager.default.removeItem(atPath: leftover) }
-        try StoreFiles.checkpoint(path)
-        onEvent?(.sourceCheckpointed)
-        let snapshot = StoreFiles.snapshot(path)
+        // A migration that fails or is cancelled leaves the folder as it was: no -wal or -shm of the original's
+        // that reading it made (a -wal that holds frames, written by another process meanwhile, stays).
+        return try WriteAheadLog.leavingNoSidecars(of: [path]) {
+            // Under the lock, every working store beside the original is a killed migration's.
+            for leftover in StoreFiles.leftovers(of: path) { try? FileManager.default.removeItem(atPath: leftover) }
+            try retryingWhileBusy(path) { try StoreFiles.checkpoint(path) }
+            onEvent?(.sourceCheckpointed)
+            let snapshot = StoreFiles.snapshot(path)
 
-        var working = WorkingStores(original: path)
-        do {
-            var outcomes: [StepOutcome] = []
-            for (index, step) in plan.steps.enumerated() {
+            var working = WorkingStores(original: path)
+            do {
+                var outcomes: [StepOutcome] = []
+                for (index, step) in plan.steps.enumerated() {
+                    try checkCancellation(shouldCancel)
+                    outcomes.append(
+                        try run(step, index: index, working: &working, overall: overall, shouldCancel: shouldCancel))
+                    onEvent?(.stepFinished(index + 1))
+                }
                 try checkCancellation(shouldCancel)
-                outcomes.append(
-                    try run(step, index: index, working: &working, overall: overall, shouldCancel: shouldCancel))
-                onEvent?(.stepFinished(index + 1))
+                overall.replacing()
+                try StoreFiles.seal(working.current)
+                onEvent?(.sealed)
+                try StoreFiles.replace(path, with: working.current, expecting: snapshot) { onEvent?($0) }
+                overall.finished()
+                return Outcome(plan: plan, steps: outcomes)
+            } catch {
+                working.removeAll()
+                throw error
             }
-            try checkCancellation(shouldCancel)
-            overall.replacing()
-            try StoreFiles.seal(working.current)
-            onEvent?(.sealed)
-            try StoreFiles.replace(path, with: working.current, expecting: snapshot) { onEvent?($0) }
-            overall.finished()
-            return Outcome(plan: plan, steps: outcomes)
-        } catch {
-            working.removeAll()
-            throw error
         }
     }
 
@@ -385,6 +403,34 @@ public struct StoreMigrator: Sendable {
                 at: path, to: target, progress: { continuation.yield($0) }, shouldCancel: { Task.isCancelled })
         }
         return (stream, task)
+    }
+
+    /// Runs `body` again while another process keeps the store busy, for up to ``busyTimeout`` seconds.
+    ///
+    /// - Throws: ``MigrationError/Code/inUse`` when the store is still busy then; `body`'s other errors.
+    private func retryingWhileBusy<T>(_ path: String, _ body: () throws -> T) throws -> T {
+        let deadline = ContinuousClock.now + .milliseconds(Int64(max(0, min(busyTimeout, 86_400)) * 1000))
+        while true {
+            do {
+                return try body()
+            } catch  where StoreFiles.isBusy(error) {
+                guard ContinuousClock.now < deadline else {
+                    throw MigrationError(
+                        .inUse,
+                        "\(path): the store is in use by another process (still busy after \(busyTimeout) s); it "
+                            + "was not migrated")
+                }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+        }
+    }
+
+    /// Removes what a migration of the store at `path` by this process has beside it — its working stores, and
+    /// its lock file if this process holds it — for a command that ends at once on a second interruption.
+    public static func removeWorkingFiles(ofStoreAt path: String) {
+        let own = StoreFiles.leftovers(of: path, process: ProcessInfo.processInfo.processIdentifier)
+        for file in own { try? FileManager.default.removeItem(atPath: file) }
+        StoreLock.removeIfHeld(forStoreAt: path)
     }
 
     private func checkCancellation(_ shouldCancel: () -> Bool) throws(MigrationError) {
@@ -436,7 +482,8 @@ public struct StoreMigrator: Sendable {
     }
 }
 
-/// The working stores of one migration, beside the original: `<name>.migrating-1`, `-2`, …
+/// The working stores of one migration, beside the original: `<name>.migrating-<pid>-1`, `-2`, …, named
+/// after the process so that no two processes ever share one.
 private struct WorkingStores {
     let original: String
     private(set) var current: String
@@ -449,7 +496,7 @@ private struct WorkingStores {
 
     /// A new working store's path.
     mutating func next() -> String {
-        let path = "\(original).migrating-\(made.count + 1)"
+        let path = "\(original).migrating-\(ProcessInfo.processInfo.processIdentifier)-\(made.count + 1)"
         made.append(path)
         return path
     }

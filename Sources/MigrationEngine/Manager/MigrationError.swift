@@ -23,6 +23,9 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
         /// The store's content breaks its own model (a missing table or column, a row of no entity, a key out of
         /// range) or its `-wal` belongs to another database; it was refused before anything was written.
         case damagedStore
+        /// Another process is migrating the store (it holds the store's migration lock), or keeps it busy —
+        /// writing, or reading through a checkpoint — past the busy timeout; nothing was changed.
+        case inUse
     }
 
     /// What kind of failure this is.

@@ -153,7 +153,8 @@ final class BulkInstanceCreation {
         guard let lowest = bounds.0, let highest = bounds.1 else { return }
         var start = lowest
         while start <= highest {
-            let end = start + min(Self.keysPerStatement - 1, highest - start)
+            let (last, overflow) = start.addingReportingOverflow(Self.keysPerStatement - 1)
+            let end = overflow ? highest : min(last, highest)
             try statement.bind(start, at: 1)
             try statement.bind(end, at: 2)
             let outcome = functions.outcome
@@ -173,7 +174,16 @@ final class BulkInstanceCreation {
             for bitmap in foreignKeyBitmaps { tally.edgesWritten += bitmap.hits }
             try progress.advance(by: hasFilter ? outcome.filtered : connection.changes)
             if end == highest { break }
-            start = end + 1
+            // The next range starts at the next key, so that keys far apart (1 and 2⁶²) take two statements,
+            // not 10¹⁵.
+            let next = try connection.withStatement(
+                "SELECT MIN(Z_PK) FROM \(Self.sourceSchema).\(quoted(sourceTable)) WHERE Z_PK > ?1"
+            ) { statement in
+                try statement.bind(end, at: 1)
+                return try statement.step() ? statement.value(0).int64 : nil
+            }
+            guard let next else { break }
+            start = next
         }
     }
 
