@@ -148,7 +148,8 @@ let package = Package(
             name: "MigrationBenchCLITests",
             dependencies: [
                 "MigrationBenchCLI", "SQLiteDatabase", "TestFixtures",
-                .product(name: "ArgumentParser", package: "swift-argument-parser"), .product(name: "Yams", package: "Yams"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Yams", package: "Yams"),
             ]),
         .testTarget(
             name: "MigrationTestingTests", dependencies: ["MigrationTesting", "PersistentStore", "TestFixtures"]),

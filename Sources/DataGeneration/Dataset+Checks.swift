@@ -47,15 +47,25 @@ extension Dataset {
         for (name, fill) in attributes.sorted(by: { $0.key < $1.key }) {
             let key = "attributes.\(name)"
             let (entity, property) = Self.split(name)
-            guard version.attribute(property, of: entity) != nil else {
+            guard let attribute = version.attribute(property, of: entity) else {
                 throw error(key, "names '\(name)', which is not an attribute of version '\(version.name)'")
             }
             if let ratio = fill.nullRatio, !(0...1).contains(ratio) {
                 throw error(key, "'nullRatio' must be between 0 and 1")
             }
-            if let length = fill.length { try checkLength(length, key: key) }
-            if let distinct = fill.distinct, !(0...InputLimits.distinctValues).contains(distinct) {
-                throw error(key, "'distinct' must be from 0 to \(InputLimits.distinctValues) (got \(distinct))")
+            if let length = fill.length {
+                // Only text and bytes have a length; on a number or a date it was taken and ignored.
+                guard Self.typesWithLength.contains(attribute.type) else {
+                    throw error(
+                        key,
+                        "'length' is for String, URI, Binary and Transformable attributes; '\(name)' is "
+                            + attribute.type.rawValue)
+                }
+                try checkLength(length, key: key)
+            }
+            // No 'distinct' means no limit; 0 distinct values cannot fill a single object.
+            if let distinct = fill.distinct, !(1...InputLimits.distinctValues).contains(distinct) {
+                throw error(key, "'distinct' must be from 1 to \(InputLimits.distinctValues) (got \(distinct))")
             }
         }
         try checkShapes(against: version)
@@ -63,6 +73,9 @@ extension Dataset {
         try checkLength(binaryLength, key: "binaryLength")
         guard (0...1).contains(nullRatio) else { throw error("nullRatio", "must be between 0 and 1") }
     }
+
+    /// The attribute types whose values the generator writes to a length.
+    static let typesWithLength: Set<AttributeType> = [.string, .uri, .binary, .transformable, .undefined, .objectID]
 
     private func checkLength(_ length: IntRange, key: String) throws(GenerationError) {
         guard length.min >= 0, length.min <= length.max, length.max <= InputLimits.valueLength else {

@@ -318,6 +318,22 @@ struct JoinSide {
         self.targetFanOut = otherKey.flatMap { dataset.relationships[$0]?.shape?.fanOut }
         self.minCount = min(minCount, maxCount)
         self.maxCount = maxCount
+        // The other side's maximum holds too: a dataset count that gives every driving object at least
+        // `range.min` objects of the other side must not give those more than their maximum count (it was
+        // generated anyway).
+        let inverseName = reversed ? table.ownerRelationship : table.inverseRelationship
+        if dataset.relationships[key]?.count != nil, let inverseName,
+            let inverse = version.relationship(inverseName, of: other), inverse.maxCount > 0
+        {
+            let driving = ranges[entity]?.count ?? 0
+            if driving * range.min > targets.count * inverse.maxCount {
+                let message =
+                    "gives each of \(driving) '\(entity)' objects at least \(range.min) '\(other)' objects, more than "
+                    + "\(targets.count) of them can take at the model's maximum count of \(inverse.maxCount) "
+                    + "(\(other).\(inverseName))"
+                throw dataset.error("relationships.\(key)", message)
+            }
+        }
     }
 }
 

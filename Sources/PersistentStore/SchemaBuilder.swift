@@ -92,7 +92,15 @@ struct SchemaBuilder {
     }
 
     /// `CREATE [UNIQUE] INDEX IF NOT EXISTS`: an in-place step reruns them over tables that kept their indexes.
+    /// A name made of letters, digits and underscores is written bare, as Core Data writes it (every name here
+    /// starts with `Z` or a table's name, so none is a keyword); any other (a fetch index named `by title`)
+    /// is quoted — it was written bare, and the store could not be made.
     private func index(_ name: String, on table: String, _ columns: [String], unique: Bool = false) -> String {
-        "CREATE \(unique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(name) ON \(table) (\(columns.joined(separator: ", ")))"
+        let plain = name.utf8.allSatisfy {
+            $0 == UInt8(ascii: "_") || (0x30...0x39).contains($0) || (0x41...0x5A).contains($0)
+                || (0x61...0x7A).contains($0)
+        }
+        return "CREATE \(unique ? "UNIQUE " : "")INDEX IF NOT EXISTS \(plain ? name : quoted(name)) ON \(table) "
+            + "(\(columns.joined(separator: ", ")))"
     }
 }

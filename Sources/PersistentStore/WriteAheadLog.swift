@@ -36,12 +36,48 @@ package enum WriteAheadLog {
             }
         }
         // The -shm index header: isInit at byte 12, the salts of the log it indexes at bytes 32–39.
-        if let index = read(path + "-shm", count: 48), index.count == 48, index[12] == 1,
-            index[32..<40].elementsEqual(header[16..<24]) == false
-        {
-            return "\(log) has other salts than the log its -shm indexes: it belongs to another database"
+        let index = read(path + "-shm", count: 48)
+        if let index, index.count == 48, index[12] == 1 {
+            if index[32..<40].elementsEqual(header[16..<24]) == false {
+                return "\(log) has other salts than the log its -shm indexes: it belongs to another database"
+            }
+            return nil
+        }
+        // No -shm ties the log to the store. SQLite applies any log whose frames are consistent among
+        // themselves, so one copied from another database with pages of the same size is applied all the same.
+        // A log that writes page 1 (the schema, the free list, the database's size) is checked once applied;
+        // one that holds only data pages changes rows without a trace, and nothing tells it from the store's own.
+        let pageSize = Int(word(header, 8))
+        if let pages = committedPages(log, header: header, pageSize: pageSize), !pages.isEmpty, !pages.contains(1) {
+            return
+                "\(log) holds only data pages (\(pages.count) of them, never page 1) and there is no -shm index to tie "
+                + "it to the store: it cannot be told from another database's log; open the store once with its app, "
+                + "which folds the log in, or remove the -wal if it is not the store's"
         }
         return nil
+    }
+
+    /// The pages written by the log's committed frames: those whose salts are the header's, up to the last
+    /// frame that ends a transaction (SQLite ignores the rest); nil when the log cannot be read.
+    private static func committedPages(_ log: String, header: Data, pageSize: Int) -> Set<UInt32>? {
+        guard pageSize >= 512, let handle = FileHandle(forReadingAtPath: log) else { return nil }
+        defer { try? handle.close() }
+        var offset: UInt64 = 32
+        var pending: Set<UInt32> = []
+        var committed: Set<UInt32> = []
+        let salts = header[header.startIndex + 16..<header.startIndex + 24]
+        while true {
+            guard (try? handle.seek(toOffset: offset)) != nil, let frame = try? handle.read(upToCount: 24),
+                frame.count == 24, frame[frame.startIndex + 8..<frame.startIndex + 16].elementsEqual(salts)
+            else { break }
+            pending.insert(word(frame, 0))
+            if word(frame, 4) != 0 {
+                committed.formUnion(pending)
+                pending = []
+            }
+            offset += UInt64(24 + pageSize)
+        }
+        return committed
     }
 
     /// True when the store at `path` has a `-wal` longer than its header: frames that opening it would apply.

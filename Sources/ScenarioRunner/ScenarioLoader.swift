@@ -91,6 +91,15 @@ public enum ScenarioLoader {
             }
             return value
         }
+        // A scenario migrates a generated store or the user's own, not both; the store must be one.
+        if fields.value("dataset") != nil, let store = fields.value("store") {
+            throw context.malformed(
+                "'store' and 'dataset' cannot both be given: a scenario migrates a store generated from its dataset, "
+                    + "or the store it names", at: store)
+        }
+        if let text = try fields.string("store"), let problem = storeProblem(resolve(text)) {
+            throw context.malformed("'store' names \(resolve(text)), which \(problem)", at: fields.value("store"))
+        }
         var scenario = Scenario(
             name: name,
             title: try fields.string("title") ?? name,
@@ -215,9 +224,9 @@ public enum ScenarioLoader {
                 "a budget's 'metric' is '\(metricText)'; expected one of: \(allowed)", at: fields.value("metric"))
         }
         let maxText = try fields.requiredString("max", of: "a budget")
-        guard let max = quantity(maxText) else {
+        guard let max = quantity(maxText), max.isFinite, max >= 0 else {
             throw context.malformed(
-                "a budget's 'max' must be a number, optionally with KiB, MiB or GiB, not '\(maxText)'",
+                "a budget's 'max' must be a number (finite, from 0), optionally with KiB, MiB or GiB, not '\(maxText)'",
                 at: fields.value("max"))
         }
         var condition = Budget.Condition()
@@ -240,6 +249,19 @@ public enum ScenarioLoader {
         }
         return Budget(
             name: try fields.string("name") ?? metric.rawValue, metric: metric, max: max, condition: condition)
+    }
+
+    /// Why the file at `path` cannot be a scenario's store, read from its first bytes only (the user's store is
+    /// never opened where it is); nil when it starts as an SQLite database does.
+    static func storeProblem(_ path: String) -> String? {
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) else { return "does not exist" }
+        guard !isFolder.boolValue else { return "is a folder, not a store" }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return "cannot be read" }
+        defer { try? handle.close() }
+        let header = (try? handle.read(upToCount: 16)) ?? Data()
+        guard header == Data("SQLite format 3\u{0}".utf8) else { return "is not a store (not an SQLite database)" }
+        return nil
     }
 
     /// `64 MiB`, `1.5 GiB`, `3.0`, `512 KiB` as a number (bytes for the binary units).

@@ -3,6 +3,7 @@ package import IntegrityVerification
 package import MappingModel
 public import MigrationEngine
 package import ObjectModel
+import PersistentStore
 
 /// A scenario's files, loaded and checked: the model history, the dataset, the mapping models.
 package struct ScenarioSetup {
@@ -66,6 +67,24 @@ extension Scenario {
                 file: file, line: nil,
                 message: "'chain' names version '\(version)', which \(model) lacks (it has: "
                     + setup.history.versions.map(\.name).joined(separator: ", ") + ")")
+        }
+        if let store {
+            // Read where it is, as `inspect` reads: nothing of it changes, and no sidecar is left beside it.
+            let metadata: StoreMetadata
+            do {
+                metadata = try WriteAheadLog.leavingNoSidecars(of: [store]) { try Store.metadata(at: store) }
+            } catch {
+                throw ScenarioError(
+                    file: file, line: nil, message: "'store' names \(store), which is not a Core Data store: \(error)")
+            }
+            let version = setup.history.version(matching: metadata.versionHashes)?.name
+            guard version == chain[0] else {
+                let found = version.map { "version \($0)" } ?? "no version of \(model)"
+                throw ScenarioError(
+                    file: file, line: nil,
+                    message:
+                        "'store' names \(store), which is at \(found), not at the chain's first version \(chain[0])")
+            }
         }
         if store == nil {
             for size in Set(sizes ?? quickSizes + fullSizes).sorted() {

@@ -6,137 +6,291 @@ import Testing
 /// one error line of at most 300 characters naming the file or option (``CommandLineTests/badInputIsOneErrorLine``
 /// runs these with the other bad inputs).
 extension CommandLineTests {
-    static let hostileInputs: [BadInput] = [
+    static let hostileInputs: [BadInput] =
+        [
+            BadInput(
+                label: "generate: a negative size (was 'Missing value', exit 64)",
+                arguments: { ["generate", "--model", libraryModel, "--size", "-5", "--output", store(in: $0)] },
+                named: { _ in "--size" }),
+            BadInput(
+                label: "generate: a size of 10^15 (ran until killed)",
+                arguments: {
+                    ["generate", "--model", libraryModel, "--size", "1000000000000000", "--output", store(in: $0)]
+                },
+                named: { _ in "--size" }),
+            BadInput(
+                label: "models: an unknown option (exit 64)",
+                arguments: { _ in ["models", libraryModel, "--colour"] }, named: { _ in "--colour" }),
+            BadInput(
+                label: "run: --sizes 10^12 (ran until killed)",
+                arguments: {
+                    ["run", "library-chain", "--sizes", "1000000000000", "--out", $0.appendingPathComponent("r").path]
+                },
+                named: { _ in "--sizes" }),
+            BadInput(
+                label: "profile: --repetitions 10^12",
+                arguments: { ["profile", store(in: $0), "--model", libraryModel, "--repetitions", "1000000000000"] },
+                named: { _ in "--repetitions" }),
+            BadInput(
+                label: "benchmark generator: --repetitions 10^12",
+                arguments: { _ in ["benchmark", "generator", "--repetitions", "1000000000000"] },
+                named: { _ in "--repetitions" }),
+            BadInput(
+                label: "validate: scenario sizes of 10^15 (ran until killed)",
+                arguments: { ["validate", try scenario(in: $0, sizes: "[1000000000000000]", dataset: "seed: 1\n")] },
+                named: { $0.appendingPathComponent("hostile.yaml").path + ":" }),
+            BadInput(
+                label: "run: a dataset naming an entity the model lacks (was a crashed cell, exit 2)",
+                arguments: {
+                    let file = try scenario(in: $0, sizes: "[10]", dataset: "seed: 1\nobjects: { Writer: 2 }\n")
+                    return ["run", file, "--quick", "--out", $0.appendingPathComponent("reports").path]
+                },
+                named: { $0.appendingPathComponent("hostile-dataset.yaml").path + ":2:" }),
+            BadInput(
+                label: "run: a dataset with a misspelt key (was ignored)",
+                arguments: {
+                    let file = try scenario(in: $0, sizes: "[10]", dataset: "seed: 1\nobjets: { Author: 2 }\n")
+                    return ["run", file, "--quick", "--out", $0.appendingPathComponent("reports").path]
+                },
+                named: { $0.appendingPathComponent("hostile-dataset.yaml").path + ":2:" }),
+            BadInput(
+                label: "validate: a dataset asking for more children than the maximum count (was generated)",
+                arguments: { folder in
+                    let model = folder.appendingPathComponent("capped.yaml")
+                    try Data(
+                        """
+                        versions:
+                          - name: V1
+                            entities:
+                              - name: Author
+                                attributes: [{ name: name, type: String }]
+                                relationships: [{ name: books, destination: Book, inverse: author, toMany: true, maxCount: 3 }]
+                              - name: Book
+                                attributes: [{ name: title, type: String }]
+                                relationships: [{ name: author, destination: Author, inverse: books }]
+                          - name: V2
+                            entities:
+                              - name: Author
+                                attributes: [{ name: name, type: String }, { name: born, type: Date, optional: true }]
+                                relationships: [{ name: books, destination: Book, inverse: author, toMany: true, maxCount: 3 }]
+                              - name: Book
+                                attributes: [{ name: title, type: String }]
+                                relationships: [{ name: author, destination: Author, inverse: books }]
+
+                        """.utf8
+                    ).write(to: model)
+                    let file = try scenario(
+                        in: folder, sizes: "[10]", dataset: "relationships:\n  Author.books: { count: [2, 40] }\n",
+                        model: model.path)
+                    return ["validate", file]
+                },
+                named: { $0.appendingPathComponent("hostile-dataset.yaml").path + ":2:" }),
+            BadInput(
+                label: "models: a processing instruction without data (segfault)",
+                arguments: { folder in
+                    let contents = folder.appendingPathComponent("M.xcdatamodeld/V1.xcdatamodel/contents")
+                    try FileManager.default.createDirectory(
+                        at: contents.deletingLastPathComponent(), withIntermediateDirectories: true)
+                    try Data(
+                        """
+                        <?xml version="1.0" encoding="UTF-8"?>
+                        <?junk?>
+                        <model><entity name="A"><attribute name="a" attributeType="String"/></entity></model>
+                        """.utf8
+                    ).write(to: contents)
+                    return ["models", folder.appendingPathComponent("M.xcdatamodeld").path]
+                },
+                named: { $0.appendingPathComponent("M.xcdatamodeld/V1.xcdatamodel/contents").path + ":2:" }),
+            BadInput(
+                label: "mappings: a processing instruction without data in xcmapping.xml (segfault)",
+                arguments: { folder in
+                    let bundle = folder.appendingPathComponent("M.xcmappingmodel")
+                    try FileManager.default.copyItem(
+                        at: Executable.fixtures.appendingPathComponent("Mappings/Migration1to2.xcmappingmodel"),
+                        to: bundle)
+                    let file = bundle.appendingPathComponent("xcmapping.xml")
+                    var lines = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n")
+                    lines.insert("<?junk?>", at: 1)
+                    try Data(lines.joined(separator: "\n").utf8).write(to: file)
+                    return ["mappings", bundle.path]
+                },
+                named: { $0.appendingPathComponent("M.xcmappingmodel/xcmapping.xml").path + ":2:" }),
+            BadInput(
+                label: "models: a 1 MB version name is cut, not echoed",
+                arguments: { folder in
+                    let path = folder.appendingPathComponent("long.yaml")
+                    let name = String(repeating: "x", count: 1_000_000)
+                    try Data("currentVersion: \(name)\nversions:\n  - { name: V1, entities: [] }\n".utf8).write(
+                        to: path)
+                    return ["models", path.path]
+                },
+                named: { $0.appendingPathComponent("long.yaml").path }),
+            BadInput(
+                label: "compare: a file that is no report",
+                arguments: { folder in
+                    let path = folder.appendingPathComponent("report.json")
+                    try Data(#"{"schemaVersion": 1}"#.utf8).write(to: path)
+                    return ["compare", path.path, path.path]
+                },
+                named: { $0.appendingPathComponent("report.json").path }),
+        ] + hostileScenarios + hostileModels
+
+    /// Scenario files, datasets and options that passed `validate` (and made `run` exit 2, or run nothing).
+    static let hostileScenarios: [BadInput] = [
         BadInput(
-            label: "generate: a negative size (was 'Missing value', exit 64)",
-            arguments: { ["generate", "--model", libraryModel, "--size", "-5", "--output", store(in: $0)] },
-            named: { _ in "--size" }),
-        BadInput(
-            label: "generate: a size of 10^15 (ran until killed)",
+            label: "validate: an infinite budget (was accepted)",
             arguments: {
-                ["generate", "--model", libraryModel, "--size", "1000000000000000", "--output", store(in: $0)]
+                ["validate", try scenario(in: $0, sizes: "[10]", dataset: "seed: 1\n", extra: budget("inf"))]
             },
-            named: { _ in "--size" }),
+            named: { $0.appendingPathComponent("hostile.yaml").path + ":7:" }),
         BadInput(
-            label: "models: an unknown option (exit 64)",
-            arguments: { _ in ["models", libraryModel, "--colour"] }, named: { _ in "--colour" }),
-        BadInput(
-            label: "run: --sizes 10^12 (ran until killed)",
+            label: "validate: a negative budget (was accepted)",
             arguments: {
-                ["run", "library-chain", "--sizes", "1000000000000", "--out", $0.appendingPathComponent("r").path]
+                ["validate", try scenario(in: $0, sizes: "[10]", dataset: "seed: 1\n", extra: budget("-5 MiB"))]
             },
+            named: { $0.appendingPathComponent("hostile.yaml").path + ":7:" }),
+        BadInput(
+            label: "validate: a scenario naming both a dataset and a store (was accepted)",
+            arguments: {
+                let store = $0.appendingPathComponent("mine.sqlite").path
+                try Data("SQLite format 3\u{0}".utf8).write(to: URL(fileURLWithPath: store))
+                return [
+                    "validate", try scenario(in: $0, sizes: "[10]", dataset: "seed: 1\n", extra: "store: \(store)\n"),
+                ]
+            },
+            named: { $0.appendingPathComponent("hostile.yaml").path + ":6: 'store' and 'dataset'" }),
+        BadInput(
+            label: "validate: a store that does not exist (was accepted; run exited 2)",
+            arguments: { ["validate", try storeScenario(in: $0, store: "missing.sqlite")] },
+            named: { $0.appendingPathComponent("hostile.yaml").path + ":4: 'store' names" }),
+        BadInput(
+            label: "validate: a store that is not a store (was accepted; run exited 2)",
+            arguments: {
+                try Data("not a database".utf8).write(to: $0.appendingPathComponent("text.sqlite"))
+                return ["validate", try storeScenario(in: $0, store: "text.sqlite")]
+            },
+            named: { $0.appendingPathComponent("hostile.yaml").path + ":4: 'store' names" }),
+        BadInput(
+            label: "validate: an SQLite file that is no Core Data store (was accepted; run exited 2)",
+            arguments: {
+                try Connection(path: $0.appendingPathComponent("plain.sqlite").path).execute("CREATE TABLE t (x)")
+                return ["validate", try storeScenario(in: $0, store: "plain.sqlite")]
+            },
+            named: { $0.appendingPathComponent("hostile.yaml").path + ": 'store' names" }),
+        BadInput(
+            label: "run: --sizes , (ran nothing, exit 0)",
+            arguments: { ["run", "library-chain", "--sizes", ",", "--out", $0.appendingPathComponent("r").path] },
             named: { _ in "--sizes" }),
         BadInput(
-            label: "profile: --repetitions 10^12",
-            arguments: { ["profile", store(in: $0), "--model", libraryModel, "--repetitions", "1000000000000"] },
-            named: { _ in "--repetitions" }),
-        BadInput(
-            label: "benchmark generator: --repetitions 10^12",
-            arguments: { _ in ["benchmark", "generator", "--repetitions", "1000000000000"] },
-            named: { _ in "--repetitions" }),
-        BadInput(
-            label: "validate: scenario sizes of 10^15 (ran until killed)",
-            arguments: { ["validate", try scenario(in: $0, sizes: "[1000000000000000]", dataset: "seed: 1\n")] },
-            named: { $0.appendingPathComponent("hostile.yaml").path + ":" }),
-        BadInput(
-            label: "run: a dataset naming an entity the model lacks (was a crashed cell, exit 2)",
-            arguments: {
-                let file = try scenario(in: $0, sizes: "[10]", dataset: "seed: 1\nobjects: { Writer: 2 }\n")
-                return ["run", file, "--quick", "--out", $0.appendingPathComponent("reports").path]
-            },
-            named: { $0.appendingPathComponent("hostile-dataset.yaml").path + ":2:" }),
-        BadInput(
-            label: "run: a dataset with a misspelt key (was ignored)",
-            arguments: {
-                let file = try scenario(in: $0, sizes: "[10]", dataset: "seed: 1\nobjets: { Author: 2 }\n")
-                return ["run", file, "--quick", "--out", $0.appendingPathComponent("reports").path]
-            },
-            named: { $0.appendingPathComponent("hostile-dataset.yaml").path + ":2:" }),
-        BadInput(
-            label: "validate: a dataset asking for more children than the maximum count (was generated)",
+            label: "validate: more children than the inverse's maximum count of a many-to-many (was generated)",
             arguments: { folder in
-                let model = folder.appendingPathComponent("capped.yaml")
+                let model = folder.appendingPathComponent("tags.yaml")
                 try Data(
                     """
                     versions:
                       - name: V1
                         entities:
-                          - name: Author
-                            attributes: [{ name: name, type: String }]
-                            relationships: [{ name: books, destination: Book, inverse: author, toMany: true, maxCount: 3 }]
                           - name: Book
                             attributes: [{ name: title, type: String }]
-                            relationships: [{ name: author, destination: Author, inverse: books }]
+                            relationships: [{ name: tags, destination: Tag, inverse: books, toMany: true }]
+                          - name: Tag
+                            attributes: [{ name: label, type: String }]
+                            relationships: [{ name: books, destination: Book, inverse: tags, toMany: true, maxCount: 2 }]
                       - name: V2
                         entities:
-                          - name: Author
-                            attributes: [{ name: name, type: String }, { name: born, type: Date, optional: true }]
-                            relationships: [{ name: books, destination: Book, inverse: author, toMany: true, maxCount: 3 }]
                           - name: Book
                             attributes: [{ name: title, type: String }]
-                            relationships: [{ name: author, destination: Author, inverse: books }]
+                            relationships: [{ name: tags, destination: Tag, inverse: books, toMany: true }]
+                          - name: Tag
+                            attributes: [{ name: label, type: String }]
+                            relationships: [{ name: books, destination: Book, inverse: tags, toMany: true, maxCount: 2 }]
 
                     """.utf8
                 ).write(to: model)
-                let file = try scenario(
-                    in: folder, sizes: "[10]", dataset: "relationships:\n  Author.books: { count: [2, 40] }\n",
-                    model: model.path)
-                return ["validate", file]
+                let dataset = "objects: { Book: 1, Tag: 0.2 }\nrelationships:\n  Book.tags: { count: [3, 3] }\n"
+                return ["validate", try scenario(in: folder, sizes: "[10]", dataset: dataset, model: model.path)]
+            },
+            named: { $0.appendingPathComponent("hostile-dataset.yaml").path + ":3:" }),
+        BadInput(
+            label: "validate: a distinct count of zero (was generated)",
+            arguments: {
+                let dataset = "attributes:\n  Author.name: { distinct: 0 }\n"
+                return ["validate", try scenario(in: $0, sizes: "[10]", dataset: dataset)]
             },
             named: { $0.appendingPathComponent("hostile-dataset.yaml").path + ":2:" }),
         BadInput(
-            label: "models: a processing instruction without data (segfault)",
+            label: "validate: a string length on an integer attribute (was generated)",
+            arguments: {
+                let dataset = "attributes:\n  Book.pages: { length: [3, 9] }\n"
+                return ["validate", try scenario(in: $0, sizes: "[10]", dataset: dataset)]
+            },
+            named: { $0.appendingPathComponent("hostile-dataset.yaml").path + ":2:" }),
+        BadInput(
+            label: "models: an --order that leaves out a version (was accepted)",
+            arguments: { _ in ["models", libraryModel, "--order", "V2"] },
+            named: { _ in "leaves out 'V1'" }),
+        BadInput(
+            label: "generate: an --order that leaves out a version (was accepted)",
+            arguments: {
+                [
+                    "generate", "--model", libraryModel, "--order", "V1", "--size", "5", "--output",
+                    $0.appendingPathComponent("s.sqlite").path,
+                ]
+            },
+            named: { _ in "leaves out 'V2'" }),
+    ]
+
+    /// Xcode model bundles that were accepted.
+    static let hostileModels: [BadInput] = [
+        BadInput(
+            label: "models: elements nested 500 deep (was accepted)",
             arguments: { folder in
                 let contents = folder.appendingPathComponent("M.xcdatamodeld/V1.xcdatamodel/contents")
                 try FileManager.default.createDirectory(
                     at: contents.deletingLastPathComponent(), withIntermediateDirectories: true)
+                let deep = String(repeating: "<x>", count: 500) + String(repeating: "</x>", count: 500)
                 try Data(
-                    """
-                    <?xml version="1.0" encoding="UTF-8"?>
-                    <?junk?>
-                    <model><entity name="A"><attribute name="a" attributeType="String"/></entity></model>
-                    """.utf8
+                    "<?xml version=\"1.0\"?>\n<model><entity name=\"A\">\(deep)</entity></model>\n".utf8
                 ).write(to: contents)
                 return ["models", folder.appendingPathComponent("M.xcdatamodeld").path]
             },
             named: { $0.appendingPathComponent("M.xcdatamodeld/V1.xcdatamodel/contents").path + ":2:" }),
         BadInput(
-            label: "mappings: a processing instruction without data in xcmapping.xml (segfault)",
+            label: "models: a version folder that is a symbolic link loop (was skipped, the bundle accepted)",
             arguments: { folder in
-                let bundle = folder.appendingPathComponent("M.xcmappingmodel")
+                let bundle = folder.appendingPathComponent("M.xcdatamodeld")
                 try FileManager.default.copyItem(
-                    at: Executable.fixtures.appendingPathComponent("Mappings/Migration1to2.xcmappingmodel"), to: bundle)
-                let file = bundle.appendingPathComponent("xcmapping.xml")
-                var lines = try String(contentsOf: file, encoding: .utf8).components(separatedBy: "\n")
-                lines.insert("<?junk?>", at: 1)
-                try Data(lines.joined(separator: "\n").utf8).write(to: file)
-                return ["mappings", bundle.path]
+                    at: Executable.fixtures.appendingPathComponent(
+                        "CoreDataMigration_Example.xcdatamodeld"), to: bundle)
+                try FileManager.default.createSymbolicLink(
+                    atPath: bundle.appendingPathComponent("Loop.xcdatamodel").path,
+                    withDestinationPath: "Loop.xcdatamodel")
+                return ["models", bundle.path]
             },
-            named: { $0.appendingPathComponent("M.xcmappingmodel/xcmapping.xml").path + ":2:" }),
-        BadInput(
-            label: "models: a 1 MB version name is cut, not echoed",
-            arguments: { folder in
-                let path = folder.appendingPathComponent("long.yaml")
-                let name = String(repeating: "x", count: 1_000_000)
-                try Data("currentVersion: \(name)\nversions:\n  - { name: V1, entities: [] }\n".utf8).write(to: path)
-                return ["models", path.path]
-            },
-            named: { $0.appendingPathComponent("long.yaml").path }),
-        BadInput(
-            label: "compare: a file that is no report",
-            arguments: { folder in
-                let path = folder.appendingPathComponent("report.json")
-                try Data(#"{"schemaVersion": 1}"#.utf8).write(to: path)
-                return ["compare", path.path, path.path]
-            },
-            named: { $0.appendingPathComponent("report.json").path }),
+            named: { $0.appendingPathComponent("M.xcdatamodeld/Loop.xcdatamodel").path }),
     ]
+
+    private static func budget(_ max: String) -> String {
+        "budgets:\n  - { metric: heapPeakBytes, max: \(max) }\n"
+    }
+
+    /// Writes `hostile.yaml`, a scenario over the library model that migrates the store `store` (relative).
+    private static func storeScenario(in folder: URL, store: String) throws -> String {
+        let file = folder.appendingPathComponent("hostile.yaml")
+        let model = Executable.packageRoot.appendingPathComponent("Scenarios/models/library.yaml").path
+        try Data(
+            "name: hostile\nmodel: \(model)\nchain: [V1, V2]\nstore: \(store)\nsizes: { quick: [10], full: [10] }\n"
+                .utf8
+        ).write(to: file)
+        return file.path
+    }
 
     private static func store(in folder: URL) -> String { folder.appendingPathComponent("s.sqlite").path }
 
     /// Writes `hostile.yaml`, a scenario over the library model, and its dataset `hostile-dataset.yaml`.
     private static func scenario(
-        in folder: URL, sizes: String, dataset: String, model: String = "Scenarios/models/library.yaml"
+        in folder: URL, sizes: String, dataset: String, model: String = "Scenarios/models/library.yaml",
+        extra: String = ""
     ) throws -> String {
         let modelPath = model.hasPrefix("/") ? model : Executable.packageRoot.appendingPathComponent(model).path
         try Data(dataset.utf8).write(to: folder.appendingPathComponent("hostile-dataset.yaml"))
@@ -148,7 +302,7 @@ extension CommandLineTests {
             chain: [V1, V2]
             dataset: hostile-dataset.yaml
             sizes: { quick: \(sizes), full: \(sizes) }
-
+            \(extra)
             """.utf8
         ).write(to: file)
         return file.path
@@ -251,6 +405,84 @@ struct HostileInputTests {
                     ]
                 ], in: folder, timeout: .seconds(120))[0]
             #expect(run.status == 0, "\(run.output)\(run.error)")
+        }
+    }
+
+    /// A `-wal` from another database (here a copy of the store, changed) whose frames hold only data pages, with
+    /// no `-shm`: SQLite applies it, and the migration reported success with another database's rows. Refused,
+    /// and the store's files are left as they were.
+    @Test func aForeignLogOfDataPagesOnlyIsRefused() throws {
+        try Executable.withTemporaryFolder { folder in
+            let user = folder.appendingPathComponent("user")
+            try FileManager.default.createDirectory(at: user, withIntermediateDirectories: true)
+            let store = try store(in: user)
+            let other = folder.appendingPathComponent("other.sqlite").path
+            try FileManager.default.copyItem(atPath: store, toPath: other)
+            let connection = try Connection(path: other, mode: .readWrite)
+            try connection.setPragma("wal_autocheckpoint", "0")
+            // The same length, so that only the row's leaf page changes.
+            try connection.execute("UPDATE ZAUTHOR SET ZNAME = upper(ZNAME) WHERE Z_PK = 2")
+            try FileManager.default.copyItem(atPath: other + "-wal", toPath: store + "-wal")
+            _ = consume connection
+            let before = try [store, store + "-wal"].map { try Data(contentsOf: URL(fileURLWithPath: $0)) }
+            let run = try Executable.run(
+                ["migrate", store, "--model", Self.model, "--mapping", Self.mapping], in: folder)
+            #expect(run.status == 1, "\(run.error)")
+            #expect(run.errorLines.last?.contains("\(store)-wal holds only data pages") == true, "\(run.error)")
+            #expect(try [store, store + "-wal"].map { try Data(contentsOf: URL(fileURLWithPath: $0)) } == before)
+            #expect(
+                try FileManager.default.contentsOfDirectory(atPath: user.path).sorted() == [
+                    "library.sqlite", "library.sqlite-wal",
+                ])
+        }
+    }
+
+    /// A fetch index whose name needs quoting (a space, a quote) was accepted, and then `generate` failed with
+    /// an SQL syntax error: its name is quoted now, and the store is made with it.
+    @Test func anIndexNameThatNeedsQuotingIsQuoted() throws {
+        try Executable.withTemporaryFolder { folder in
+            let model = folder.appendingPathComponent("indexed.yaml")
+            try Data(
+                """
+                versions:
+                  - name: V1
+                    entities:
+                      - name: Note
+                        attributes: [{ name: title, type: String }]
+                        indexes: [{ name: "by \\"title\\"; DROP", properties: [title] }]
+
+                """.utf8
+            ).write(to: model)
+            let store = folder.appendingPathComponent("notes.sqlite").path
+            let run = try Executable.run(
+                ["generate", "--model", model.path, "--size", "10", "--output", store], in: folder)
+            #expect(run.status == 0, "\(run.error)")
+            let names = try Connection(path: store).rows("SELECT name FROM sqlite_master WHERE type = 'index'")
+                .compactMap { $0.first?.string }
+            #expect(names.contains("Z_Note_by \"title\"; DROP"), "\(names)")
+        }
+    }
+
+    /// `run-cell` run on its own: a cell that fails (its store refused) left its working store in the folder.
+    @Test func aFailedCellLeavesNoWorkingStore() throws {
+        try Executable.withTemporaryFolder { folder in
+            let store = try store(in: folder, changedBy: Self.hugeKey)
+            let scenario = folder.appendingPathComponent("cell.yaml")
+            let model = Executable.packageRoot.appendingPathComponent(Self.model).path
+            let mapping = Executable.packageRoot.appendingPathComponent(Self.mapping).path
+            try Data(
+                "name: cell\nmodel: \(model)\nchain: [V1, V2]\nmappings: [\(mapping)]\nstore: \(store)\n"
+                    .appending("sizes: { quick: [10], full: [10] }\n").utf8
+            ).write(to: scenario)
+            let cell = folder.appendingPathComponent("cell")
+            try FileManager.default.createDirectory(at: cell, withIntermediateDirectories: true)
+            let run = try Executable.run(
+                [
+                    "run-cell", "--scenario", scenario.path, "--size", "10", "--folder", cell.path, "--output",
+                    folder.appendingPathComponent("sample.json").path,
+                ], in: folder)
+            #expect(run.status == 1, "\(run.error)")
+            #expect(try FileManager.default.contentsOfDirectory(atPath: cell.path) == [])
         }
     }
 

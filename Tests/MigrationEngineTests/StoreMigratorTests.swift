@@ -407,14 +407,16 @@ struct StoreMigratorTests {
         let connection = try Connection(path: destination, mode: .readWrite)
         try connection.setPragma("wal_autocheckpoint", "0")
         try change(connection)
-        // Copy the files while the connection is open, so the log is not checkpointed by its close.
+        // Copy the files while the connection is open, so the log is not checkpointed by its close: the three
+        // files a crashed app leaves. (Without its -shm, a log of data pages only is refused: nothing tells it
+        // from another database's; HostileInputTests.aForeignLogOfDataPagesOnlyIsRefused.)
         let staged = destination + ".staged"
-        for suffix in ["", "-wal"] {
+        for suffix in ["", "-wal", "-shm"] {
             try FileManager.default.copyItem(atPath: destination + suffix, toPath: staged + suffix)
         }
         _ = consume connection
         Store.remove(at: destination)
-        for suffix in ["", "-wal"] {
+        for suffix in ["", "-wal", "-shm"] {
             try FileManager.default.moveItem(atPath: staged + suffix, toPath: destination + suffix)
         }
     }

@@ -94,12 +94,20 @@ import Testing
         #expect(history.currentVersion == (try Self.loadBundle().requireVersion("CoreDataMigration_Example 3")))
     }
 
-    @Test func explicitOrderSelectsAndOrdersVersions() throws {
-        let order = ["CoreDataMigration_Example 2", "CoreDataMigration_Example 3"]
+    @Test func explicitOrderOrdersEveryVersion() throws {
+        let order = [
+            "CoreDataMigration_Example", "CoreDataMigration_Example 3", "CoreDataMigration_Example 2",
+            "CoreDataMigration_Example 4",
+        ]
         let history = try ModelLoader.load(path: Fixtures.modelBundle.path, order: order)
         #expect(history.versions.map(\.name) == order)
-        // The bundle's current version is left out, so the last listed one is current.
-        #expect(history.currentVersionName == "CoreDataMigration_Example 3")
+        // An order that leaves versions out was taken as a selection, and the versions vanished: refused.
+        let error = #expect(throws: ModelError.self) {
+            try ModelLoader.load(
+                path: Fixtures.modelBundle.path, order: ["CoreDataMigration_Example 2", "CoreDataMigration_Example 3"])
+        }
+        let message = "leaves out 'CoreDataMigration_Example', 'CoreDataMigration_Example 4'"
+        #expect(error?.description.contains(message) == true, "\(String(describing: error))")
     }
 
     @Test func currentVersionCanBeOverridden() throws {

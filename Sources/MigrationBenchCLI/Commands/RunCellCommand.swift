@@ -31,6 +31,24 @@ struct RunCellCommand: ParsableCommand {
         if ProcessInfo.processInfo.environment["MIGRATION_BENCH_CRASH_CELLS"] == "1" { abort() }
         // The cell's stores are the parent's working files: an interrupted cell removes them itself.
         Interruption.remove(onInterruption: folder)
+        // A failed cell removes the stores it made (a working store was left in the folder when it was run on
+        // its own); what was in the folder before stays, and a folder it made goes.
+        let manager = FileManager.default
+        let before = try? manager.contentsOfDirectory(atPath: folder)
+        do {
+            try runCell()
+        } catch {
+            if let before {
+                let made = Set((try? manager.contentsOfDirectory(atPath: folder)) ?? []).subtracting(before)
+                for name in made { try? manager.removeItem(atPath: (folder as NSString).appendingPathComponent(name)) }
+            } else {
+                try? manager.removeItem(atPath: folder)
+            }
+            throw error
+        }
+    }
+
+    private func runCell() throws {
         try reportingInputErrors {
             let scenario = try ScenarioLoader.load(path: self.scenario)
             let spec = CellSpec(

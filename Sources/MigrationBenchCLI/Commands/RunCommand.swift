@@ -64,7 +64,8 @@ struct RunCommand: ParsableCommand {
     }
 
     static func sizes(_ text: String) throws -> [Int] {
-        let sizes = try text.split(separator: ",").map { part in
+        // Every part counts: `--sizes ,` (or `10,,20`) has empty sizes, which are refused, not left out.
+        let sizes = try text.split(separator: ",", omittingEmptySubsequences: false).map { part in
             guard let size = Int(part.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "_", with: "")),
                 (1...InputLimits.size).contains(size)
             else { throw InputError("--sizes: '\(part)' is not a whole number from 1 to \(InputLimits.size)") }

@@ -61,9 +61,20 @@ final class StoreLock {
                 close(descriptor)
                 continue
             }
+            // The holder may have finished and removed the file meanwhile: then the lock is free, try again.
+            guard isStill(descriptor, at: path) else {
+                close(descriptor)
+                continue
+            }
             close(descriptor)
             guard ContinuousClock.now < deadline else {
-                let holder = holder(of: path).map { " (pid \($0))" } ?? ""
+                // A holder that has just taken the lock writes its pid a moment later.
+                var pid = holder(of: path)
+                for _ in 0..<40 where pid == nil && FileManager.default.fileExists(atPath: path) {
+                    usleep(5_000)
+                    pid = holder(of: path)
+                }
+                let holder = pid.map { " (pid \($0))" } ?? ""
                 let waited = wait > 0 ? "; waited \(Self.seconds(wait)) s" : ""
                 throw MigrationError(
                     .inUse,

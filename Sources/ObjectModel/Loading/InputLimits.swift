@@ -26,6 +26,9 @@ package enum InputLimits {
     package static let valueLength = 1_000_000
     /// The largest `distinct` of a dataset attribute.
     package static let distinctValues = 1_000_000_000
+    /// The deepest nesting of elements in an Xcode model's `contents` (Xcode writes 5: model, entity,
+    /// attribute, userInfo, entry).
+    package static let xmlDepth = 32
     /// The largest primary key (`Z_PK`) a migration accepts: the association tables index objects by key.
     package static let primaryKey = Int64(Int32.max)
 

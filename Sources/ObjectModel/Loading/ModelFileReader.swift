@@ -94,10 +94,6 @@ enum ModelFileReader {
             versions.append(try readVersion(node, context: context))
         }
         versions = try ModelLoader.arrange(versions, name: \.name, by: order, file: file)
-        if currentVersion == nil, order != nil, let named = fileCurrent, !versions.contains(where: { $0.name == named })
-        {
-            fileCurrent = nil  // the explicit order left the file's current version out: the last one is current
-        }
         return try ModelHistory(versions: versions, currentVersion: currentVersion ?? fileCurrent, source: file)
     }
 

@@ -67,7 +67,9 @@ public enum ModelLoader {
         }
     }
 
-    /// Picks and orders `available` versions by `order`, or returns them unchanged when there is no order.
+    /// Orders `available` versions by `order`, or returns them unchanged when there is no order. The order must
+    /// name every version once: a version left out would silently vanish from the history (a store at it then
+    /// matches no version), so that is refused as a name it lacks is.
     static func arrange<Item>(
         _ available: [Item],
         name: (Item) -> String,
@@ -86,7 +88,18 @@ public enum ModelLoader {
                         + available.map(name).joined(separator: ", "),
                     file: file)
             }
+            guard !result.contains(where: { name($0) == wanted }) else {
+                throw ModelError(.unknownVersion, "the version order names '\(wanted)' twice", file: file)
+            }
             result.append(item)
+        }
+        let missing = available.map(name).filter { !order.contains($0) }
+        guard missing.isEmpty else {
+            throw ModelError(
+                .unknownVersion,
+                "the version order leaves out \(missing.map { "'\($0)'" }.joined(separator: ", ")): give every version "
+                    + "of the model, oldest first",
+                file: file)
         }
         return result
     }

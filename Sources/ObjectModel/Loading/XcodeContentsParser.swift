@@ -77,6 +77,14 @@ final class XcodeContentsParser: NSObject, XMLParserDelegate {
         let grandparent = path.count >= 2 ? path[path.count - 2] : nil
         path.append(elementName)
         guard failure == nil else { return }
+        guard path.count <= InputLimits.xmlDepth else {
+            failure = error(
+                .malformedFile,
+                "elements nested more than \(InputLimits.xmlDepth) deep (<\(elementName)> in <\(parent ?? "")>); "
+                    + "Xcode writes 5", line: parser.lineNumber)
+            parser.abortParsing()
+            return
+        }
         do {
             try start(elementName, parent: parent, grandparent: grandparent, attributeDict, line: parser.lineNumber)
         } catch {

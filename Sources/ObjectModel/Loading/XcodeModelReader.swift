@@ -15,13 +15,24 @@ enum XcodeModelReader {
         } catch {
             throw ModelError(.unreadableFile, "cannot list the bundle (\(error.localizedDescription))", file: path)
         }
-        let names = entries.filter { $0.hasSuffix(versionExtension) && !$0.hasPrefix(".") && isFolder(join(path, $0)) }
-            .map { String($0.dropLast(versionExtension.count)) }
+        let candidates = entries.filter { $0.hasSuffix(versionExtension) && !$0.hasPrefix(".") }.sorted()
+        // A version entry that is no folder — a symbolic link that loops or leads nowhere, a file — was skipped,
+        // and the bundle read without that version.
+        for entry in candidates where !isFolder(join(path, entry)) {
+            let link = try? FileManager.default.destinationOfSymbolicLink(atPath: join(path, entry))
+            throw ModelError(
+                .unreadableFile,
+                link == nil
+                    ? "the version entry is not a folder"
+                    : "the version folder is a symbolic link that loops or leads nowhere (to '\(link!)')",
+                file: join(path, entry))
+        }
+        let names = candidates.map { String($0.dropLast(versionExtension.count)) }
         guard !names.isEmpty else {
             throw ModelError(.emptyModel, "the bundle holds no \(versionExtension) version folders", file: path)
         }
         let ordered = try ModelLoader.arrange(
-            order == nil ? ModelLoader.naturalVersionOrder(names) : names, name: { $0 }, by: order, file: path)
+            ModelLoader.naturalVersionOrder(names), name: { $0 }, by: order, file: path)
 
         var current = currentVersion
         if current == nil, let bundleCurrent = try readCurrentVersionName(bundle: path) {
@@ -32,8 +43,7 @@ enum XcodeModelReader {
                         + ModelLoader.naturalVersionOrder(names).joined(separator: ", "),
                     file: join(path, ".xccurrentversion"))
             }
-            // With an explicit order that leaves the bundle's current version out, the last one listed is current.
-            current = ordered.contains(bundleCurrent) ? bundleCurrent : nil
+            current = bundleCurrent
         }
 
         var versions: [ModelVersion] = []
