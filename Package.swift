@@ -59,7 +59,9 @@ let package = Package(
             name: "IntegrityVerification",
             dependencies: ["ObjectModel", "PersistentStore", "MappingModel", "SQLiteDatabase"]
         ),
-        .target(name: "Instrumentation"),
+        // perf_event_open and valgrind's client requests, which are variadic or macros that Swift cannot call.
+        .target(name: "CCounters"),
+        .target(name: "Instrumentation", dependencies: ["CCounters"]),
         .target(name: "ReportModel"),
         .target(
             name: "Reporting",

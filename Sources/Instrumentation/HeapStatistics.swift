@@ -11,6 +11,36 @@ public protocol HeapStatistics: Sendable {
     func resetThreadPeak()
     /// The highest net allocation of the calling thread since the last reset, in bytes.
     func threadPeakBytes() -> Int?
+    /// Makes the calling thread's allocations countable by ``threadAllocations()``; call it once, on the thread
+    /// that does the measured work, before it starts.
+    func trackCallingThread()
+    /// The allocations the tracked thread has made so far: how many, and their bytes; nil when unavailable.
+    func threadAllocations() -> (count: Int, bytes: Int)?
+    /// How allocations are counted, for the report (a baseline counted otherwise is not comparable), or why
+    /// they are not.
+    var allocationMethod: Result<String, CountUnavailable> { get }
+}
+
+/// Why a count (allocations, instructions) cannot be measured.
+public struct CountUnavailable: Error, Sendable, Hashable {
+    /// The reason, in words.
+    public let reason: String
+
+    /// Creates the reason.
+    public init(_ reason: String) {
+        self.reason = reason
+    }
+}
+
+extension HeapStatistics {
+    /// Does nothing: allocations are not counted.
+    public func trackCallingThread() {}
+    /// Always nil: unavailable.
+    public func threadAllocations() -> (count: Int, bytes: Int)? { nil }
+    /// Unavailable, with the allocator's description as the reason.
+    public var allocationMethod: Result<String, CountUnavailable> {
+        .failure(CountUnavailable(allocatorDescription))
+    }
 }
 
 /// The statistics of a process whose allocator cannot be asked: every figure is unavailable.

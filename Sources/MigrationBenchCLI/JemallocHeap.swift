@@ -12,6 +12,10 @@ struct JemallocHeap: HeapStatistics {
     private let flushMIB: [Int]
     private let peakReadMIB: [Int]
     private let peakResetMIB: [Int]
+    private let threadAllocatedMIB: [Int]
+    /// The arena the tracked thread allocates from, made for it alone (`arenas.create`): jemalloc never
+    /// assigns a made arena to another thread, so its request counts are that thread's allocations.
+    private let trackedArena: UInt32?
 
     /// The jemalloc statistics, or nil when jemalloc is not the allocator actually serving `malloc`.
     static func make() -> JemallocHeap? {
@@ -35,8 +39,13 @@ struct JemallocHeap: HeapStatistics {
             return Array(mib[0..<length])
         }
         guard let allocated = mib("stats.allocated"), let epoch = mib("epoch"), let flush = mib("thread.tcache.flush"),
-            let peakRead = mib("thread.peak.read"), let peakReset = mib("thread.peak.reset")
+            let peakRead = mib("thread.peak.read"), let peakReset = mib("thread.peak.reset"),
+            let threadAllocated = mib("thread.allocated")
         else { return nil }
+        var arena: UInt32 = 0
+        var arenaSize = MemoryLayout<UInt32>.size
+        self.trackedArena = mallctl("arenas.create", &arena, &arenaSize, nil, 0) == 0 ? arena : nil
+        self.threadAllocatedMIB = threadAllocated
         self.allocatorDescription = "jemalloc \(version)"
         self.allocatedMIB = allocated
         self.epochMIB = epoch
@@ -69,6 +78,34 @@ struct JemallocHeap: HeapStatistics {
         var mib = peakReadMIB
         guard mallctlbymib(&mib, mib.count, &value, &size, nil, 0) == 0 else { return nil }
         return Int(value)
+    }
+
+    func trackCallingThread() {
+        guard var arena = trackedArena else { return }
+        _ = mallctl("thread.arena", nil, nil, &arena, MemoryLayout<UInt32>.size)
+    }
+
+    func threadAllocations() -> (count: Int, bytes: Int)? {
+        guard let arena = trackedArena else { return nil }
+        refresh()
+        var bytes: UInt64 = 0
+        var size = MemoryLayout<UInt64>.size
+        var mib = threadAllocatedMIB
+        guard mallctlbymib(&mib, mib.count, &bytes, &size, nil, 0) == 0 else { return nil }
+        var count: UInt64 = 0
+        for kind in ["small", "large"] {
+            var requests: UInt64 = 0
+            size = MemoryLayout<UInt64>.size
+            guard mallctl("stats.arenas.\(arena).\(kind).nrequests", &requests, &size, nil, 0) == 0 else { return nil }
+            count += requests
+        }
+        return (Int(count), Int(bytes))
+    }
+
+    var allocationMethod: Result<String, CountUnavailable> {
+        trackedArena == nil
+            ? .failure(CountUnavailable("jemalloc could not make an arena for the measuring thread"))
+            : .success("\(allocatorDescription) arena nrequests, thread.allocated")
     }
 
     private func refresh() {

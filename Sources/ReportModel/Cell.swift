@@ -31,12 +31,23 @@ public struct Cell: Sendable, Hashable, Codable {
     public var budgets: [BudgetResult]
     /// Heap and resident memory sampled during one repetition of the migration.
     public var memorySeries: [MemorySample]
+    /// Each deterministic count that could not be measured, keyed by metric, with why (never a zero instead).
+    public var unavailable: [String: String]?
+    /// How each measured count was taken, keyed by metric, such as `valgrind-3.19.0 callgrind`: a baseline
+    /// counted another way is not comparable.
+    public var countingMethods: [String: String]?
+    /// The relative threshold of each count, keyed by metric, where the scenario sets one (default
+    /// ``BaselineThresholds/count``).
+    public var countThresholds: [String: Double]?
+    /// True when the cell ran beside others (`run --jobs`): its timings are not judged.
+    public var measuredInParallel: Bool?
 
     /// Creates a cell.
     public init(
         id: String, scenario: String, size: Int, mode: Mode, repetitions: Int, status: CellStatus, failure: String?,
         objects: Int, edges: Int, phases: [Phase], total: Phase, floor: Floor?, verification: Verification?,
-        budgets: [BudgetResult], memorySeries: [MemorySample]
+        budgets: [BudgetResult], memorySeries: [MemorySample], unavailable: [String: String]? = nil,
+        countingMethods: [String: String]? = nil, countThresholds: [String: Double]? = nil
     ) {
         self.id = id
         self.scenario = scenario
@@ -53,6 +64,9 @@ public struct Cell: Sendable, Hashable, Codable {
         self.verification = verification
         self.budgets = budgets
         self.memorySeries = memorySeries
+        self.unavailable = unavailable
+        self.countingMethods = countingMethods
+        self.countThresholds = countThresholds
     }
 
     /// Whether the cell's figures mean anything: false when it crashed or could not run.
@@ -103,12 +117,16 @@ public struct Floor: Sendable, Hashable, Codable {
     public var seconds: Statistic
     /// The engine's median total wall time divided by the floor's median.
     public var ratio: Double
+    /// Each repetition's engine time divided by its own floor's, the samples the baseline comparison tests;
+    /// absent in older reports.
+    public var ratios: Statistic?
 
     /// Creates a floor.
-    public init(description: String, seconds: Statistic, ratio: Double) {
+    public init(description: String, seconds: Statistic, ratio: Double, ratios: Statistic? = nil) {
         self.description = description
         self.seconds = seconds
         self.ratio = ratio
+        self.ratios = ratios
     }
 }
 

@@ -24,6 +24,9 @@ public struct Phase: Sendable, Hashable, Codable {
     public var bytesWritten: Statistic
     /// SQLite's own memory high-water mark, in bytes.
     public var sqliteMemoryHighWaterBytes: Statistic
+    /// The deterministic counts measured in the phase (``MetricDefinition/counts``), keyed by metric; a count
+    /// missing here was not measured, and the cell's ``Cell/unavailable`` says why. Absent in older reports.
+    public var counts: [String: Statistic]?
     /// Objects the phase handled.
     public var objects: Int
     /// Relationship edges the phase handled.
@@ -34,7 +37,7 @@ public struct Phase: Sendable, Hashable, Codable {
         name: String, group: String?, wallSeconds: Statistic, userSeconds: Statistic, systemSeconds: Statistic,
         heapAllocatedBytes: Statistic?, heapPeakBytes: Statistic?, residentBytes: Statistic,
         peakResidentBytes: Statistic, bytesRead: Statistic, bytesWritten: Statistic,
-        sqliteMemoryHighWaterBytes: Statistic, objects: Int, edges: Int
+        sqliteMemoryHighWaterBytes: Statistic, counts: [String: Statistic]? = nil, objects: Int, edges: Int
     ) {
         self.name = name
         self.group = group
@@ -48,6 +51,7 @@ public struct Phase: Sendable, Hashable, Codable {
         self.bytesRead = bytesRead
         self.bytesWritten = bytesWritten
         self.sqliteMemoryHighWaterBytes = sqliteMemoryHighWaterBytes
+        self.counts = counts
         self.objects = objects
         self.edges = edges
     }

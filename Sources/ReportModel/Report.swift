@@ -81,12 +81,14 @@ public struct Environment: Sendable, Hashable, Codable {
     public var buildConfiguration: String
     /// The machine's host name.
     public var hostname: String
+    /// The processor architecture, such as `x86_64`; absent in older reports.
+    public var architecture: String?
 
     /// Creates an environment description.
     public init(
         os: String, kernel: String, cpu: String, cpuCount: Int, memoryBytes: Int, swiftVersion: String,
         sqliteVersion: String, jemallocVersion: String?, gitCommit: String?, buildConfiguration: String,
-        hostname: String
+        hostname: String, architecture: String? = nil
     ) {
         self.os = os
         self.kernel = kernel
@@ -99,5 +101,6 @@ public struct Environment: Sendable, Hashable, Codable {
         self.gitCommit = gitCommit
         self.buildConfiguration = buildConfiguration
         self.hostname = hostname
+        self.architecture = architecture
     }
 }

@@ -91,6 +91,7 @@ public final class Connection {
         for option in [SQLITE_DBCONFIG_DQS_DML, SQLITE_DBCONFIG_DQS_DDL] {
             migrationbench_db_config_int(database, option, 0, nil)
         }
+        SQLiteWork.opened(ObjectIdentifier(self), handle: database)
     }
 
     deinit {
@@ -98,12 +99,35 @@ public final class Connection {
         // sqlite.org/c3ref/close.html: "If sqlite3_close_v2() is called with unfinalized prepared statements
         // [...] the database connection becomes an unusable 'zombie' which will automatically be deallocated
         // when the last prepared statement is finalized" — never a crash.
+        SQLiteWork.closing(ObjectIdentifier(self))
         sqlite3_close_v2(handle)
     }
 
-    /// Runs one or several SQL statements separated by semicolons, discarding any rows (`sqlite3_exec`).
+    /// Runs one or several SQL statements separated by semicolons, discarding any rows.
+    ///
+    /// It does what `sqlite3_exec` does (prepare each statement in turn, step it to the end, finalize it), and
+    /// adds each statement's virtual-machine steps to ``SQLiteWork``, which `sqlite3_exec` would hide.
     public func execute(_ sql: String) throws(SQLiteError) {
-        try check(sqlite3_exec(handle, sql, nil, nil, nil), sql: sql)
+        let failure: SQLiteError? = sql.withCString { start in
+            var next: UnsafePointer<CChar>? = start
+            while let remaining = next, remaining.pointee != 0 {
+                var statement: OpaquePointer?
+                var tail: UnsafePointer<CChar>?
+                let prepared = sqlite3_prepare_v2(handle, remaining, -1, &statement, &tail)
+                guard prepared == SQLITE_OK else { return error(prepared, sql: sql) }
+                // A comment or whitespace prepares to no statement; the tail goes on past it.
+                next = tail
+                guard let statement else { continue }
+                var resultCode = sqlite3_step(statement)
+                while resultCode == SQLITE_ROW { resultCode = sqlite3_step(statement) }
+                let failure = resultCode == SQLITE_DONE ? nil : error(resultCode, sql: sql)
+                SQLiteWork.collectSteps(of: statement)
+                sqlite3_finalize(statement)
+                if let failure { return failure }
+            }
+            return nil
+        }
+        if let failure { throw failure }
     }
 
     /// Prepares `sql` (exactly one statement), passes the statement to `body`, and finalizes it afterwards,

@@ -34,6 +34,7 @@ public final class Statement {
     deinit {
         // sqlite.org/c3ref/finalize.html: "The application must finalize every prepared statement in order to
         // avoid resource leaks." The connection is still open here: this object holds a reference to it.
+        SQLiteWork.collectSteps(of: handle)
         sqlite3_finalize(handle)
     }
 
@@ -61,6 +62,7 @@ public final class Statement {
         // sqlite.org/c3ref/reset.html: "If the most recent call to sqlite3_step(S) for the prepared statement S
         // indicated an error, then sqlite3_reset(S) returns an appropriate error code." That error was already
         // thrown by step(), so the result is not reported a second time.
+        SQLiteWork.collectSteps(of: handle)
         _ = sqlite3_reset(handle)
     }
 

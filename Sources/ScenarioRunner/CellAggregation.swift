@@ -25,9 +25,11 @@ enum CellAggregation {
         }
         let total = phase(samples.map(\.total))
         let floorSeconds = Statistic(samples: samples.map(\.floorSeconds))
+        let ratios = samples.filter { $0.floorSeconds > 0 }.map { $0.total.wallSeconds / $0.floorSeconds }
         let floor = Floor(
             description: floorDescription, seconds: floorSeconds,
-            ratio: floorSeconds.median > 0 ? total.wallSeconds.median / floorSeconds.median : 0)
+            ratio: floorSeconds.median > 0 ? total.wallSeconds.median / floorSeconds.median : 0,
+            ratios: ratios.count == samples.count ? Statistic(samples: ratios) : nil)
         // The worst repetition's verification stands for the cell.
         let verified = samples.first { !$0.verification.passed }?.verification ?? first.verification
         let verification = Verification(
@@ -58,21 +60,19 @@ enum CellAggregation {
                 MemorySample(
                     seconds: $0.seconds, heapBytes: $0.heapBytes.map(Double.init),
                     residentBytes: Double($0.residentBytes))
-            })
+            },
+            unavailable: samples.reduce(into: [:]) { $0.merge($1.unavailable) { first, _ in first } },
+            countingMethods: first.countingMethods,
+            countThresholds: scenario.countThresholds.isEmpty ? nil : scenario.countThresholds)
     }
 
     private static func result(_ budget: Budget, total: Phase, floor: Floor) -> BudgetResult {
         let measured: Double? =
-            switch budget.metric {
-            case .heapPeakBytes: total.heapPeakBytes.map { $0.median }
-            case .peakResidentBytes: Optional(total.peakResidentBytes.median)
-            case .wallSeconds: Optional(total.wallSeconds.median)
-            case .floorRatio: Optional(floor.ratio)
-            }
+            budget.metric == .floorRatio ? floor.ratio : budget.metric.value(in: total)?.median
         // A figure that could not be measured (no jemalloc) does not pass its budget.
         return BudgetResult(
-            name: budget.name, metric: budget.metric.rawValue, phase: "migration", limit: budget.max,
-            measured: measured, unit: budget.metric.unit, passed: measured.map { $0 <= budget.max } ?? false)
+            name: budget.name, metric: budget.metric.key, phase: "migration", limit: budget.max,
+            measured: measured, unit: budget.metric.unit.rawValue, passed: measured.map { $0 <= budget.max } ?? false)
     }
 
     /// The total of a cell that did not run to the end: no samples (reports show the cell's status instead).
@@ -98,6 +98,16 @@ enum CellAggregation {
             peakResidentBytes: statistic { Double($0.peakResidentBytes) },
             bytesRead: statistic { Double($0.bytesRead) }, bytesWritten: statistic { Double($0.bytesWritten) },
             sqliteMemoryHighWaterBytes: statistic { Double($0.sqliteMemoryHighWaterBytes) },
-            objects: samples.first?.objects ?? 0, edges: samples.first?.edges ?? 0)
+            counts: counts(samples), objects: samples.first?.objects ?? 0, edges: samples.first?.edges ?? 0)
+    }
+
+    /// The counts every repetition measured, one statistic each.
+    private static func counts(_ samples: [PhaseSample]) -> [String: Statistic]? {
+        guard let first = samples.first else { return nil }
+        var counts: [String: Statistic] = [:]
+        for key in first.counts.keys where samples.allSatisfy({ $0.counts[key] != nil }) {
+            counts[key] = Statistic(samples: samples.map { Double($0.counts[key] ?? 0) })
+        }
+        return counts
     }
 }

@@ -6,6 +6,7 @@ import MappingModel
 public import MigrationEngine
 import ObjectModel
 import PersistentStore
+import ReportModel
 import SQLiteDatabase
 
 /// One cell of the matrix: a scenario at one size in one mode.
@@ -18,6 +19,9 @@ public struct CellSpec: Sendable, Hashable, Codable {
     public let size: Int
     /// The modes.
     public let mode: CellMode
+    /// Whether the cell runs under valgrind to count instructions (not part of ``id``: the counts of a cell
+    /// compare with its baseline's whichever way they were taken, when the methods agree).
+    public var countInstructions = false
 
     /// Creates a cell.
     public init(scenarioFile: String, scenario: String, size: Int, mode: CellMode) {
@@ -49,6 +53,29 @@ public struct CellSample: Sendable, Hashable, Codable {
     public var verification: VerificationSummary
     /// Heap and resident memory over the migration, sampled every 20 ms.
     public var memorySeries: [MemoryPoint]
+    /// Each count that could not be measured, keyed by metric, with why.
+    public var unavailable: [String: String]
+    /// How each measured count was taken, keyed by metric.
+    public var countingMethods: [String: String]
+
+    /// Fills in the instructions of every phase from callgrind's profile parts (see ``CallgrindParts``), or
+    /// records why they are missing.
+    public mutating func addInstructions(_ parts: [Int: Int], method: String) {
+        let key = MetricDefinition.instructions.key
+        func fill(_ phase: inout PhaseSample) -> Bool {
+            guard let indices = phase.instructionParts, indices.allSatisfy({ parts[$0] != nil }) else { return false }
+            phase.counts[key] = indices.reduce(0) { $0 + (parts[$1] ?? 0) }
+            return true
+        }
+        var complete = fill(&total)
+        for index in phases.indices { complete = fill(&phases[index]) && complete }
+        if complete {
+            countingMethods[key] = method
+            unavailable[key] = nil
+        } else {
+            unavailable[key] = "callgrind wrote no profile part for some phases"
+        }
+    }
 }
 
 /// The verifier's findings for a cell, over all its steps.
@@ -147,7 +174,8 @@ public struct CellExecution {
         total.edges = edges
         return CellSample(
             phases: meter.samples, total: total, floorSeconds: floorSeconds, steps: plan.steps.map(\.summary),
-            objects: objects, edges: edges, verification: verification, memorySeries: sampler.points)
+            objects: objects, edges: edges, verification: verification, memorySeries: sampler.points,
+            unavailable: meter.unavailable, countingMethods: meter.countingMethods)
     }
 
     /// Generates the source store at the chain's first version, or copies the scenario's store (a user's

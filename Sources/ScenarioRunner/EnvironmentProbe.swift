@@ -13,7 +13,16 @@ public enum EnvironmentProbe {
             cpu: cpuModel() ?? "unknown", cpuCount: info.activeProcessorCount, memoryBytes: Int(info.physicalMemory),
             swiftVersion: swiftVersion(), sqliteVersion: Connection.sqliteVersion, jemallocVersion: jemallocVersion,
             gitCommit: command(["git", "rev-parse", "HEAD"]), buildConfiguration: buildConfiguration,
-            hostname: info.hostName)
+            hostname: info.hostName, architecture: architecture())
+    }
+
+    /// The machine's architecture (`uname -m`), such as `x86_64` or `aarch64`.
+    private static func architecture() -> String {
+        var name = utsname()
+        uname(&name)
+        return withUnsafeBytes(of: &name.machine) { bytes in
+            String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
+        }
     }
 
     private static func osName() -> String {
@@ -54,8 +63,8 @@ public enum EnvironmentProbe {
         (try? String(contentsOfFile: path, encoding: .utf8))?.split(separator: "\n").first.map(String.init)
     }
 
-    /// What a command prints, or nil when it cannot run or fails.
-    private static func command(_ arguments: [String]) -> String? {
+    /// What a command (found through `PATH`) prints, or nil when it cannot run or fails.
+    package static func command(_ arguments: [String]) -> String? {
         #if canImport(Darwin) && !os(macOS)
             return nil  // iOS and its kin run no other programs
         #else

@@ -1,4 +1,5 @@
 public import Instrumentation
+import ReportModel
 import SQLiteDatabase
 
 /// The figures of one phase of one run of a cell, measured in the process that ran it.
@@ -27,6 +28,12 @@ public struct PhaseSample: Sendable, Hashable, Codable {
     public var bytesWritten: Int
     /// SQLite's own memory high-water mark during the phase.
     public var sqliteMemoryHighWaterBytes: Int
+    /// The deterministic counts of the phase, keyed by ``MetricDefinition/key`` (allocations, SQLite's
+    /// steps and pages, instructions); a count missing here is unavailable (``CellSample/unavailable`` says why).
+    public var counts: [String: Int] = [:]
+    /// Under callgrind: the indices of the profile parts that hold this phase's instructions, which the parent
+    /// process adds up into ``counts`` once the child has exited.
+    public var instructionParts: [Int]?
     /// Objects the phase made or checked.
     public var objects: Int
     /// Relationship edges the phase made or checked.
@@ -36,6 +43,12 @@ public struct PhaseSample: Sendable, Hashable, Codable {
     /// values are the last part's.
     public static func combining(_ parts: [PhaseSample], name: String, group: String? = nil) -> PhaseSample {
         let last = parts.last
+        var counts: [String: Int] = [:]
+        for key in Set(parts.flatMap(\.counts.keys)) where parts.allSatisfy({ $0.counts[key] != nil }) {
+            counts[key] = parts.reduce(0) { $0 + ($1.counts[key] ?? 0) }
+        }
+        let instructionParts =
+            parts.contains { $0.instructionParts == nil } ? nil : parts.flatMap { $0.instructionParts ?? [] }
         return PhaseSample(
             name: name, group: group,
             wallSeconds: parts.reduce(0) { $0 + $1.wallSeconds },
@@ -48,15 +61,22 @@ public struct PhaseSample: Sendable, Hashable, Codable {
             bytesRead: parts.reduce(0) { $0 + $1.bytesRead },
             bytesWritten: parts.reduce(0) { $0 + $1.bytesWritten },
             sqliteMemoryHighWaterBytes: parts.map(\.sqliteMemoryHighWaterBytes).max() ?? 0,
+            counts: counts, instructionParts: instructionParts,
             objects: parts.map(\.objects).max() ?? 0,
             edges: parts.map(\.edges).max() ?? 0)
     }
 }
 
 /// Measures phases one after another on the calling thread: wall and CPU time, heap (jemalloc), resident
-/// set with its high-water mark reset per phase, I/O and SQLite's memory high-water mark.
+/// set with its high-water mark reset per phase, I/O and SQLite's memory high-water mark, and the counts that
+/// do not move with the machine's load: the thread's allocations, SQLite's work and instructions.
+///
+/// The counts are read last when a phase begins and first when it ends, so that the meter's own work stays
+/// outside them.
 public final class PhaseMeter {
     private let heap: any HeapStatistics
+    private let instructions = InstructionCounter()
+    private var parts = 0
     private let clock = ContinuousClock()
     private var current: (name: String, group: String?, start: Start)?
     /// The phases measured so far, in order.
@@ -67,11 +87,41 @@ public final class PhaseMeter {
         let usage: ResourceUsage
         let heapAllocated: Int?
         let io: (read: Int, written: Int)
+        let allocations: (count: Int, bytes: Int)?
+        let sqlite: SQLiteWork
     }
 
-    /// A meter reading `heap`.
+    /// A meter reading `heap`, which tracks the calling thread's allocations from now on.
     public init(heap: any HeapStatistics) {
         self.heap = heap
+        heap.trackCallingThread()
+    }
+
+    /// Each count this meter cannot measure, keyed by metric, with why.
+    public var unavailable: [String: String] {
+        var reasons: [String: String] = [:]
+        if let reason = instructions.unavailableReason { reasons[MetricDefinition.instructions.key] = reason }
+        if case .failure(let why) = heap.allocationMethod {
+            reasons[MetricDefinition.allocations.key] = why.reason
+            reasons[MetricDefinition.allocatedBytes.key] = why.reason
+        }
+        return reasons
+    }
+
+    /// How each measured count is taken, keyed by metric.
+    public var countingMethods: [String: String] {
+        var methods: [String: String] = [:]
+        let sqlite = "SQLite \(Connection.sqliteVersion) sqlite3_stmt_status, sqlite3_db_status"
+        methods[MetricDefinition.sqliteSteps.key] = sqlite
+        methods[MetricDefinition.sqlitePagesRead.key] = sqlite
+        methods[MetricDefinition.sqlitePagesWritten.key] = sqlite
+        methods[MetricDefinition.bytesWritten.key] = "/proc/self/io wchar"
+        if let method = instructions.methodDescription { methods[MetricDefinition.instructions.key] = method }
+        if case .success(let method) = heap.allocationMethod {
+            methods[MetricDefinition.allocations.key] = method
+            methods[MetricDefinition.allocatedBytes.key] = method
+        }
+        return methods
     }
 
     /// Ends the phase under way, if any, and starts `name`.
@@ -84,20 +134,25 @@ public final class PhaseMeter {
             name, group,
             Start(
                 instant: clock.now, usage: .current(), heapAllocated: heap.allocatedBytes(),
-                io: ProcessStatus.ioBytes() ?? (0, 0))
+                io: ProcessStatus.ioBytes() ?? (0, 0), allocations: heap.threadAllocations(),
+                sqlite: SQLiteWork.current())
         )
+        instructions.beginPhase()
     }
 
     /// Ends the phase under way and records it; `objects` and `edges` say how much work it did.
     @discardableResult
     public func end(objects: Int = 0, edges: Int = 0) -> PhaseSample? {
         guard let (name, group, start) = current else { return nil }
+        let instructionCount = instructions.endPhase()
+        let allocations = heap.threadAllocations()
+        let sqlite = SQLiteWork.current()
         current = nil
         let wall = (clock.now - start.instant).seconds
         let usage = ResourceUsage.current()
         let io = ProcessStatus.ioBytes() ?? (0, 0)
         let peak = heap.threadPeakBytes().flatMap { growth in start.heapAllocated.map { $0 + growth } }
-        let sample = PhaseSample(
+        var sample = PhaseSample(
             name: name, group: group, wallSeconds: wall,
             userSeconds: usage.userSeconds - start.usage.userSeconds,
             systemSeconds: usage.systemSeconds - start.usage.systemSeconds,
@@ -107,6 +162,16 @@ public final class PhaseMeter {
             bytesRead: io.read - start.io.read, bytesWritten: io.written - start.io.written,
             sqliteMemoryHighWaterBytes: Int(Connection.memoryHighWater(reset: false)),
             objects: objects, edges: edges)
+        sample.counts[MetricDefinition.sqliteSteps.key] = sqlite.steps - start.sqlite.steps
+        sample.counts[MetricDefinition.sqlitePagesRead.key] = sqlite.pagesRead - start.sqlite.pagesRead
+        sample.counts[MetricDefinition.sqlitePagesWritten.key] = sqlite.pagesWritten - start.sqlite.pagesWritten
+        if let before = start.allocations, let allocations {
+            sample.counts[MetricDefinition.allocations.key] = allocations.count - before.count
+            sample.counts[MetricDefinition.allocatedBytes.key] = allocations.bytes - before.bytes
+        }
+        sample.counts[MetricDefinition.instructions.key] = instructionCount
+        if case .callgrind = instructions.method { sample.instructionParts = [parts] }
+        parts += 1
         samples.append(sample)
         return sample
     }

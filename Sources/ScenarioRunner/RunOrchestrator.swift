@@ -17,6 +17,8 @@ public struct RunOptions: Sendable {
     public var paths: [MigrationPath]?
     /// Only this shard's cells (`--shard I/N`); nil: every cell.
     public var shard: ShardPlan?
+    /// Every cell counts instructions under valgrind (`--instructions`), not only those of scenarios that ask.
+    public var instructions = false
 
     /// Options for a quick or full run of every cell.
     public init(quick: Bool, sizes: [Int]? = nil) {
@@ -50,10 +52,13 @@ public struct RunOrchestrator {
     /// Which cells and how often.
     public let options: RunOptions
     /// Runs one repetition of a cell in a child process; the executable provides it.
-    public let launch: (CellSpec) -> CellLaunchOutcome
+    public var launch: (CellSpec) -> CellLaunchOutcome
 
     /// An orchestrator for `scenarios`.
-    public init(scenarios: [Scenario], options: RunOptions, launch: @escaping (CellSpec) -> CellLaunchOutcome) {
+    public init(
+        scenarios: [Scenario], options: RunOptions,
+        launch: @escaping (CellSpec) -> CellLaunchOutcome = { _ in .failed("no way to launch a cell") }
+    ) {
         self.scenarios = scenarios
         self.options = options
         self.launch = launch
@@ -69,7 +74,9 @@ public struct RunOrchestrator {
             }
             return sizes.flatMap { size in
                 modes.map { mode in
-                    (scenario, CellSpec(scenarioFile: scenario.file, scenario: scenario.name, size: size, mode: mode))
+                    var spec = CellSpec(scenarioFile: scenario.file, scenario: scenario.name, size: size, mode: mode)
+                    spec.countInstructions = options.instructions || scenario.instructions
+                    return (scenario, spec)
                 }
             }
         }

@@ -1,5 +1,6 @@
 public import MappingModel
 public import MigrationEngine
+public import ReportModel
 
 /// A scenario file: a model history, the chain to migrate across, the dataset, the sizes, the modes to
 /// compare and what must hold. See the README's "Scenarios" section for the format.
@@ -42,6 +43,10 @@ public struct Scenario: Sendable, Hashable {
     public let budgets: [Budget]
     /// What runs an entity mapping whose policy class is bound to no registered policy (`unboundPolicies`).
     public internal(set) var unboundPolicies = UnboundPolicies.error
+    /// The relative threshold of each count that differs from the default 1 %, keyed by metric (`thresholds`).
+    public var countThresholds: [String: Double] = [:]
+    /// Whether its cells count instructions under valgrind (`instructions: true`), as `run --instructions` asks.
+    public var instructions = false
 
     /// The sizes of a quick or full run.
     public func sizes(quick: Bool) -> [Int] { quick ? quickSizes : fullSizes }
@@ -98,26 +103,8 @@ public enum IntegrityExpectation: String, Sendable, Hashable, Codable {
 
 /// A limit on one measured figure, for the cells its condition selects.
 public struct Budget: Sendable, Hashable {
-    /// The figures a budget can limit, all taken as medians over the repetitions.
-    public enum Metric: String, Sendable, Hashable, CaseIterable, Codable {
-        /// The heap's peak during the migration, in bytes (jemalloc).
-        case heapPeakBytes
-        /// The resident set's peak during the migration, in bytes.
-        case peakResidentBytes
-        /// Wall-clock seconds of the whole migration.
-        case wallSeconds
-        /// The migration's time as a multiple of the floor measured in the same process.
-        case floorRatio
-
-        /// The unit reports show.
-        public var unit: String {
-            switch self {
-            case .heapPeakBytes, .peakResidentBytes: "bytes"
-            case .wallSeconds: "seconds"
-            case .floorRatio: "ratio"
-            }
-        }
-    }
+    /// The figures a budget can limit (any ``MetricDefinition``), all taken as medians over the repetitions.
+    public typealias Metric = MetricDefinition
 
     /// A name for reports.
     public let name: String

@@ -2,6 +2,7 @@ import Foundation
 import MappingModel
 import MigrationEngine
 import ObjectModel
+import ReportModel
 import Yams
 
 /// A problem in a scenario file, naming the file, the line and the key.
@@ -34,7 +35,7 @@ public enum ScenarioLoader {
         "name", "title", "description", "model", "chain", "mappings", "policies", "unboundPolicies", "dataset", "store",
         "sizes", "modes",
         "crossPass",
-        "repetitions", "expect", "budgets",
+        "repetitions", "expect", "budgets", "thresholds", "instructions",
     ]
 
     /// Reads the scenario file at `path`; relative paths inside it are resolved against its folder.
@@ -136,7 +137,34 @@ public enum ScenarioLoader {
             let given = Array(setup.mappingModels.prefix(scenario.mappings.count))
             scenario.modes.path = [StoreMigrator.automaticPath(given: given, chain: chain).0]
         }
+        scenario.countThresholds = try countThresholds(fields, context: context)
+        scenario.instructions = try fields.bool("instructions") ?? false
         return scenario
+    }
+
+    /// `thresholds: {allocations: 2%, sqliteSteps: 0.005}`: a count's relative threshold, as a percentage or
+    /// a fraction.
+    private static func countThresholds(
+        _ fields: ScenarioFields, context: ScenarioContext
+    ) throws(ScenarioError) -> [String: Double] {
+        var thresholds: [String: Double] = [:]
+        for (key, text) in try fields.stringMap("thresholds") {
+            guard let metric = MetricDefinition.named(key), metric.noise == .count else {
+                let allowed = MetricDefinition.counts.map(\.key).joined(separator: ", ")
+                throw context.malformed(
+                    "'thresholds' names '\(key)', which is not a count; expected one of: \(allowed)",
+                    at: fields.value("thresholds"))
+            }
+            let trimmed = text.trimmingCharacters(in: .whitespaces)
+            let value = trimmed.hasSuffix("%") ? Double(trimmed.dropLast()).map { $0 / 100 } : Double(trimmed)
+            guard let value, value >= 0, value < 10 else {
+                throw context.malformed(
+                    "'thresholds.\(key)' must be a fraction such as 0.02 or a percentage such as 2%, not '\(text)'",
+                    at: fields.value("thresholds"))
+            }
+            thresholds[key] = value
+        }
+        return thresholds
     }
 
     private static func sizePair(
@@ -218,8 +246,8 @@ public enum ScenarioLoader {
         let fields = try ScenarioFields(node, what: "a budget", context: context)
         try fields.allow(["name", "metric", "max", "when"])
         let metricText = try fields.requiredString("metric", of: "a budget")
-        guard let metric = Budget.Metric(rawValue: metricText) else {
-            let allowed = Budget.Metric.allCases.map(\.rawValue).joined(separator: ", ")
+        guard let metric = Budget.Metric.named(metricText) else {
+            let allowed = Budget.Metric.all.map(\.key).joined(separator: ", ")
             throw context.malformed(
                 "a budget's 'metric' is '\(metricText)'; expected one of: \(allowed)", at: fields.value("metric"))
         }
@@ -248,7 +276,7 @@ public enum ScenarioLoader {
             condition.maxSize = try selector.int("maxSize")
         }
         return Budget(
-            name: try fields.string("name") ?? metric.rawValue, metric: metric, max: max, condition: condition)
+            name: try fields.string("name") ?? metric.key, metric: metric, max: max, condition: condition)
     }
 
     /// Why the file at `path` cannot be a scenario's store, read from its first bytes only (the user's store is

@@ -85,7 +85,7 @@ struct RunCommandTests {
             #expect(run.status == 1)
             #expect(
                 run.errorLines == [
-                    "error: \(path):5: unknown key 'speed' (expected one of: name, title, description, model, chain, mappings, policies, unboundPolicies, dataset, store, sizes, modes, crossPass, repetitions, expect, budgets)"
+                    "error: \(path):5: unknown key 'speed' (expected one of: name, title, description, model, chain, mappings, policies, unboundPolicies, dataset, store, sizes, modes, crossPass, repetitions, expect, budgets, thresholds, instructions)"
                 ])
         }
     }

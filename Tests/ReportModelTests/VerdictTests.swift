@@ -70,8 +70,8 @@ struct VerdictTests {
     }
 
     @Test func aBaselineRegressionExitsThree() {
-        let old = B.report([B.cell("a", wall: [1.0, 1.1, 0.9])])
-        let new = B.report([B.cell("a", wall: [2.0, 2.1, 1.9])])
+        let old = B.report([B.cell("a", counts: ["allocations": [1_000]])])
+        let new = B.report([B.cell("a", counts: ["allocations": [1_100]])])
         let comparison = new.compare(to: old, baselineFile: "old.json")
         let verdict = Verdict.decide(cells: new.cells, baseline: comparison)
         #expect(verdict.regressions == 1)
@@ -79,9 +79,11 @@ struct VerdictTests {
     }
 
     @Test func applyingABaselineMarksRegressedCellsAndDecidesAgain() {
-        let old = B.report([B.cell("a", wall: [1.0]), B.cell("b", wall: [1.0]), B.cell("c", wall: [1.0])])
+        let one = ["sqliteSteps": [1_000.0]]
+        let two = ["sqliteSteps": [2_000.0]]
+        let old = B.report([B.cell("a", counts: one), B.cell("b", counts: one), B.cell("c", counts: one)])
         var new = B.report([
-            B.cell("a", wall: [2.0]), B.cell("b", wall: [1.0]), B.cell("c", status: .integrityFailure, wall: [2.0]),
+            B.cell("a", counts: two), B.cell("b", counts: one), B.cell("c", status: .integrityFailure, counts: two),
         ])
         new.applyBaseline(new.compare(to: old, baselineFile: "old.json"))
         #expect(new.baseline?.baselineFile == "old.json")

@@ -6,7 +6,7 @@ import Testing
 struct TemplateTests {
     static let templates = [
         HTMLTemplate.page, HTMLTemplate.cell, HTMLTemplate.chart, HTMLTemplate.chip, HTMLTemplate.budgets,
-        HTMLTemplate.metric, HTMLTemplate.comparisonChip, HTMLTemplate.style,
+        HTMLTemplate.checkSection, HTMLTemplate.style,
     ]
 
     /// `{{{name}}}` and `{{& name}}` would write a value without escaping it.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Instrumentation
 import MigrationEngine
 import ObjectModel
 import ReportModel
@@ -45,11 +46,17 @@ struct RunCommand: ParsableCommand {
 
     @OptionGroup var sharding: ShardOptions
 
+    @Flag(
+        name: .long,
+        help: "Count instructions under valgrind's callgrind, phase by phase (about 20 to 50 times slower).")
+    var instructions = false
+
     func run() throws {
         var exitCode: Int32 = 0
         try reportingInputErrors {
             let loaded = try ScenarioFiles.load(scenarios)
             var options = RunOptions(quick: quick, sizes: try sizes.map(Self.sizes))
+            options.instructions = instructions
             if let modes { try Self.filter(&options, modes) }
             if let (plan, line) = try sharding.plan() {
                 options.shard = plan
@@ -117,9 +124,12 @@ struct ReportRun {
 
         let display = RunDisplay()
         var launches = 0
-        let orchestrator = RunOrchestrator(scenarios: scenarios, options: options) { spec in
+        var orchestrator = RunOrchestrator(scenarios: scenarios, options: options)
+        let callgrind =
+            orchestrator.cells().contains { $0.spec.countInstructions } ? CallgrindLauncher.prepare(in: work) : nil
+        orchestrator.launch = { spec in
             launches += 1
-            return CellLauncher.launch(spec, folder: "\(work)/\(launches)")
+            return CellLauncher.launch(spec, folder: "\(work)/\(launches)", callgrind: callgrind)
         }
         let cells = orchestrator.run { display.show($0) }
         display.finish()
@@ -201,7 +211,11 @@ struct ReportRun {
 
 /// Starts `migration-bench run-cell` for one repetition of a cell and reads what it measured.
 enum CellLauncher {
-    static func launch(_ spec: CellSpec, folder: String) -> CellLaunchOutcome {
+    /// Runs one repetition; a cell that counts instructions runs under `callgrind`, or, when it cannot, runs
+    /// as usual with its instructions unavailable and the reason.
+    static func launch(
+        _ spec: CellSpec, folder: String, callgrind: Result<CallgrindLauncher, CountUnavailable>? = nil
+    ) -> CellLaunchOutcome {
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {
@@ -211,14 +225,23 @@ enum CellLauncher {
         let output = "\(folder)/sample.json"
         let errors = "\(folder)/stderr.txt"
         _ = FileManager.default.createFile(atPath: errors, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: ChildProcess.executablePath)
-        process.arguments = [
+        let arguments = [
             "run-cell", "--scenario", spec.scenarioFile, "--size", "\(spec.size)", "--passes",
             spec.mode.passes.rawValue,
             "--storage", spec.mode.storage.rawValue, "--path", spec.mode.path.rawValue, "--folder", folder,
             "--output", output,
         ]
+        let counter = spec.countInstructions ? callgrind : nil
+        let profile = "\(folder)/callgrind.out"
+        let process = Process()
+        if case .success(let launcher) = counter {
+            let command = launcher.commandLine(arguments, outFile: profile)
+            process.executableURL = URL(fileURLWithPath: command.executable)
+            process.arguments = command.arguments
+        } else {
+            process.executableURL = URL(fileURLWithPath: ChildProcess.executablePath)
+            process.arguments = arguments
+        }
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle(forWritingAtPath: errors)
         do {
@@ -235,8 +258,13 @@ enum CellLauncher {
             return .failed(message.isEmpty ? "the cell's process exited with \(process.terminationStatus)" : message)
         }
         do {
-            return .finished(
-                try JSONDecoder().decode(CellSample.self, from: Data(contentsOf: URL(fileURLWithPath: output))))
+            var sample = try JSONDecoder().decode(CellSample.self, from: Data(contentsOf: URL(fileURLWithPath: output)))
+            switch counter {
+            case .success(let launcher): launcher.addInstructions(to: &sample, outFile: profile)
+            case .failure(let why): sample.unavailable[MetricDefinition.instructions.key] = why.reason
+            case nil: break
+            }
+            return .finished(sample)
         } catch {
             return .crashed("the cell's process exited without its measurements: \(error)")
         }

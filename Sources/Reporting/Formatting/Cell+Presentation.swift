@@ -83,25 +83,16 @@ extension Verification {
 }
 
 extension ComparisonEntry {
+    /// The metric's definition, or nil for a metric this version does not know.
+    var definition: MetricDefinition? { MetricDefinition.named(metric) }
+
     /// Formats one of this entry's figures in the metric's unit.
     func format(_ value: Double) -> String {
-        switch metric {
-        case ComparisonEntry.wallSeconds: Format.seconds(value)
-        case ComparisonEntry.heapPeakBytes: Format.bytes(value)
-        case ComparisonEntry.floorRatio: Format.ratio(value)
-        default: Format.significant(value)
-        }
+        definition.map { Format.value(value, unit: $0.unit.rawValue) } ?? Format.significant(value)
     }
 
     /// The metric for people.
-    var metricTitle: String {
-        switch metric {
-        case ComparisonEntry.wallSeconds: "wall time"
-        case ComparisonEntry.heapPeakBytes: "peak heap"
-        case ComparisonEntry.floorRatio: "floor ratio"
-        default: metric
-        }
-    }
+    var metricTitle: String { definition?.title ?? metric }
 
     /// The baseline's median, or a dash.
     var baselineText: String { baseline.map { format($0.median) } ?? "—" }
@@ -109,6 +100,24 @@ extension ComparisonEntry {
     var currentText: String { current.map { format($0.median) } ?? "—" }
     /// The relative change, or a dash.
     var changeText: String { change.map(Format.change) ?? "—" }
+    /// The count's difference (`+1,204`) or the timing's interval (`[+2.1%, +4.0%]`), or a dash.
+    var evidenceText: String {
+        if let interval, interval.count == 2 {
+            return "[\(Format.change(interval[0])), \(Format.change(interval[1]))]"
+        }
+        if let difference {
+            let text = format(abs(difference))
+            return difference == 0 ? "±0" : (difference < 0 ? "−" : "+") + text
+        }
+        return "—"
+    }
+    /// The verdict for people, such as `not comparable`.
+    var verdictText: String { verdict.title }
+}
+
+extension ComparisonVerdict {
+    /// The verdict for people, such as `not comparable`.
+    var title: String { rawValue.replacingOccurrences(of: "-", with: " ") }
 }
 
 extension String {

@@ -74,12 +74,13 @@ enum Format {
         return value < 0 ? "−" + text : "+" + text
     }
 
-    /// A figure in the unit a budget names: `bytes`, `seconds` or `ratio`; anything else as a plain number.
+    /// A figure in the unit a metric names: `bytes`, `seconds`, `ratio` or `count`; anything else as a plain number.
     static func value(_ value: Double, unit: String) -> String {
         switch unit {
         case "bytes": bytes(value)
         case "seconds": seconds(value)
         case "ratio": ratio(value)
+        case "count": value.magnitude < 1e18 ? count(Int(value.rounded())) : significant(value)
         default: significant(value) + (unit.isEmpty ? "" : " " + unit)
         }
     }

@@ -26,27 +26,25 @@ extension HTMLPage {
 
     /// The baseline comparison: one row per cell, with its three metrics side by side.
     struct Baseline {
-        /// One cell's comparison.
+        /// One judged metric of one cell, or a cell that only one report has.
         struct Row {
             let cell: String
-            let wall: Metric?
-            let heap: Metric?
-            let floor: Metric?
-            /// `new` or `missing` for a cell that only one report has.
-            let unmatched: String?
-            let unmatchedNote: String
-        }
-
-        /// One metric: both figures, the change, and the verdict.
-        struct Metric {
+            let metric: String
             let values: String
             let change: String
+            /// The count's difference or the timing's interval.
+            let evidence: String
+            /// The verdict's raw value, for the chip's class.
             let verdict: String
+            let verdictText: String
+            let rule: String
         }
 
         let file: String
         let runID: String
         let thresholds: String
+        /// How many entries ended in each verdict, such as `3 regressed, 120 unchanged, 19 not judged`.
+        let tally: String
         let rows: [Row]
     }
 }
@@ -77,34 +75,35 @@ extension HTMLPage.Baseline {
         runID = comparison.baselineRunID
         let limits = comparison.thresholds
         thresholds =
-            "A metric regresses when its median is worse by more than \(Format.percent(limits.relative)) and "
-            + "\(Format.seconds(limits.absoluteSeconds)) (time) or \(Format.percent(limits.memoryRelative)) and "
-            + "\(Format.bytes(limits.absoluteBytes)) (memory), and the ranges of the repetitions do not overlap; "
-            + "floor ratios use the relative threshold alone. Regressed cells come first."
-        var cells: [String] = []
-        let entries = Dictionary(grouping: comparison.entries, by: \.cell)
-        for entry in comparison.entries where !cells.contains(entry.cell) { cells.append(entry.cell) }
-        let rows = cells.map { Row(entries[$0] ?? [], cell: $0) }
-        let regressed = Set(comparison.regressions.map(\.cell))
-        self.rows = rows.filter { regressed.contains($0.cell) } + rows.filter { !regressed.contains($0.cell) }
-    }
-}
-
-extension HTMLPage.Baseline.Row {
-    init(_ entries: [ComparisonEntry], cell: String) {
-        self.cell = cell
-        let metric = { (name: String) -> HTMLPage.Baseline.Metric? in
-            guard let entry = entries.first(where: { $0.metric == name }), entry.baseline != nil, entry.current != nil
-            else { return nil }
-            return .init(
-                values: "\(entry.baselineText) → \(entry.currentText)", change: entry.changeText,
-                verdict: entry.verdict.rawValue)
+            "Counts regress past +\(Format.percent(limits.count)) (or the scenario's own threshold), and only "
+            + "against a baseline of the same architecture, SQLite, compiler, build and counting method. Timings "
+            + "regress only when the Mann–Whitney test puts the whole \(Format.percent(1 - 2 * limits.alpha)) "
+            + "interval of the change above zero and the estimated change is above "
+            + "+\(Format.percent(limits.minimumEffect)), on the same machine; with too few repetitions they are "
+            + "not judged. Memory peaks regress past +\(Format.percent(limits.memoryRelative)) and "
+            + "\(Format.bytes(limits.absoluteBytes)). Regressions come first."
+        let order: [ComparisonVerdict] = [
+            .regressed, .notComparable, .improved, .new, .missing, .unchanged, .notJudged,
+        ]
+        let sorted = comparison.entries.enumerated().sorted { lhs, rhs in
+            let left = order.firstIndex(of: lhs.element.verdict) ?? order.count
+            let right = order.firstIndex(of: rhs.element.verdict) ?? order.count
+            return left == right ? lhs.offset < rhs.offset : left < right
         }
-        wall = metric(ComparisonEntry.wallSeconds)
-        heap = metric(ComparisonEntry.heapPeakBytes)
-        floor = metric(ComparisonEntry.floorRatio)
-        let verdict = entries.first?.verdict
-        unmatched = verdict == .new || verdict == .missing ? verdict?.rawValue : nil
-        unmatchedNote = verdict == .new ? "not in the baseline" : "not measured in this run"
+        tally = order.compactMap { verdict in
+            let count = comparison.entries.count { $0.verdict == verdict }
+            return count == 0 ? nil : "\(Format.count(count)) \(verdict.title)"
+        }.joined(separator: ", ")
+        rows = sorted.map { _, entry in
+            Row(
+                cell: entry.cell, metric: entry.metricTitle,
+                values: entry.baseline == nil && entry.current == nil
+                    ? "—" : "\(entry.baselineText) → \(entry.currentText)",
+                change: entry.changeText, evidence: entry.evidenceText, verdict: entry.verdict.rawValue,
+                verdictText: entry.verdictText,
+                rule: entry.rule
+                    ?? (entry.verdict == .new
+                        ? "not in the baseline" : entry.verdict == .missing ? "not measured in this run" : ""))
+        }
     }
 }

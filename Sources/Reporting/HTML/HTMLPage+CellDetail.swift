@@ -14,6 +14,7 @@ extension HTMLPage {
         let floor: String?
         let failure: String?
         let phases: [PhaseRow]
+        let counts: Counts?
         let verification: VerificationDetail?
         let failedBudgets: [String]
         let memoryChart: ChartView?
@@ -36,6 +37,24 @@ extension HTMLPage {
         let sqliteMemory: String
         let objects: String
         let edges: String
+    }
+
+    /// The deterministic counts of a cell's phases (``MetricDefinition/counts``), and why any is unavailable.
+    struct Counts {
+        /// One phase's counts, in the order of ``Counts/titles``.
+        struct Row {
+            let name: String
+            let nested: Bool
+            let isTotal: Bool
+            let values: [String]
+        }
+
+        let titles: [String]
+        let rows: [Row]
+        /// `instructions: unavailable (the kernel gives no …)`, one per count.
+        let unavailable: [String]
+        /// How the counts were taken.
+        let methods: String
     }
 
     /// What the verifier found in one cell.
@@ -73,6 +92,7 @@ extension HTMLPage.CellDetail {
         failure = cell.failure
         phases =
             cell.isMeasured ? (cell.phases.map { .init($0, isTotal: false) } + [.init(cell.total, isTotal: true)]) : []
+        counts = cell.isMeasured ? HTMLPage.Counts(cell) : nil
         verification = cell.verification.map(HTMLPage.VerificationDetail.init)
         failedBudgets = cell.failedBudgets.map(\.summary)
         memoryChart = cell.isMeasured && !cell.memorySeries.isEmpty ? MemoryChart(cell.memorySeries).view() : nil
@@ -96,6 +116,28 @@ extension HTMLPage.PhaseRow {
         sqliteMemory = Format.bytes(phase.sqliteMemoryHighWaterBytes.median)
         objects = Format.count(phase.objects)
         edges = Format.count(phase.edges)
+    }
+}
+
+extension HTMLPage.Counts {
+    init?(_ cell: Cell) {
+        let metrics = MetricDefinition.counts.filter { metric in
+            cell.total.counts?[metric.key] != nil || metric.key == MetricDefinition.bytesWritten.key
+        }
+        titles = metrics.map(\.title)
+        let row = { (phase: Phase, isTotal: Bool) in
+            Row(
+                name: isTotal ? "Total" : phase.name, nested: phase.group != nil && !isTotal, isTotal: isTotal,
+                values: metrics.map { metric in
+                    metric.value(in: phase).map { Format.value($0.median, unit: metric.unit.rawValue) } ?? "—"
+                })
+        }
+        rows = cell.phases.map { row($0, false) } + [row(cell.total, true)]
+        unavailable = (cell.unavailable ?? [:]).sorted { $0.key < $1.key }.map { key, reason in
+            "\(MetricDefinition.named(key)?.title ?? key): \(Format.unavailable) (\(reason))"
+        }
+        methods = (cell.countingMethods ?? [:]).sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
+            .joined(separator: "; ")
     }
 }
 

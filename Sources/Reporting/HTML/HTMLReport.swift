@@ -15,7 +15,6 @@ public enum HTMLReport {
         let templates = [
             "page": HTMLTemplate.page, "style": HTMLTemplate.style, "chip": HTMLTemplate.chip,
             "cell": HTMLTemplate.cell, "chart": HTMLTemplate.chart, "budgets": HTMLTemplate.budgets,
-            "metric": HTMLTemplate.metric, "comparisonChip": HTMLTemplate.comparisonChip,
             "check": HTMLTemplate.checkSection,
         ]
         var library = MustacheLibrary()

@@ -64,7 +64,8 @@ extension HTMLTemplate {
         .status-budget-exceeded, .status-regressed, .chip-warn, .comparison-regressed { background: var(--warn-bg);
           color: var(--warn); border-color: #f5e0a0; }
         .status-crashed, .status-error { background: var(--crash-bg); color: var(--crash); border-color: #e6d2fc; }
-        .comparison-unchanged, .comparison-new, .comparison-missing { background: var(--soft); color: var(--muted);
+        .comparison-unchanged, .comparison-new, .comparison-missing, .comparison-not-judged,
+        .comparison-not-comparable { background: var(--soft); color: var(--muted);
           border-color: var(--line); }
         .comparison-regressed { background: var(--bad-bg); color: var(--bad); border-color: #ffcecb; }
         .kind { color: #424a53; }

@@ -94,21 +94,16 @@ enum HTMLTemplate {
         {{#baseline}}
         <section class="card">
           <h2>Baseline comparison</h2>
-          <p class="meta">Against <code>{{file}}</code>, run <code>{{runID}}</code>. {{thresholds}}</p>
+          <p class="meta">Against <code>{{file}}</code>, run <code>{{runID}}</code>: {{tally}}. {{thresholds}}</p>
           <div class="table-wrap">
           <table class="comparison">
-            <thead><tr><th>Cell</th><th>Wall time</th><th>Peak heap</th><th>Floor ratio</th></tr></thead>
+            <thead><tr><th>Cell</th><th>Metric</th><th class="num">Baseline → now</th><th class="num">Change</th>
+              <th class="num">Difference or interval</th><th>Verdict</th><th>Rule</th></tr></thead>
             <tbody>
             {{#rows}}
-            <tr><td>{{cell}}</td>
-              {{#unmatched}}<td colspan="3">{{> comparisonChip}} <span class="muted">{{unmatchedNote}}</span></td>
-              {{/unmatched}}
-              {{^unmatched}}
-              <td>{{#wall}}{{> metric}}{{/wall}}{{^wall}}—{{/wall}}</td>
-              <td>{{#heap}}{{> metric}}{{/heap}}{{^heap}}—{{/heap}}</td>
-              <td>{{#floor}}{{> metric}}{{/floor}}{{^floor}}—{{/floor}}</td>
-              {{/unmatched}}
-            </tr>
+            <tr><td>{{cell}}</td><td>{{metric}}</td><td class="num">{{values}}</td><td class="num">{{change}}</td>
+              <td class="num">{{evidence}}</td><td><span class="chip comparison-{{verdict}}">{{verdictText}}</span></td>
+              <td class="muted">{{rule}}</td></tr>
             {{/rows}}
             </tbody>
           </table>
@@ -162,16 +157,6 @@ enum HTMLTemplate {
         </div>
         """
 
-    /// One metric of a baseline comparison; ``HTMLPage/Baseline/Metric`` is its data.
-    static let metric = """
-        <span class="metric-values">{{values}}</span> <span class="chip comparison-{{verdict}}">{{change}}</span>
-        """
-
-    /// The chip of a cell that only one report has; its data is the string `new` or `missing`.
-    static let comparisonChip = """
-        <span class="chip comparison-{{.}}">{{.}}</span>
-        """
-
     /// A status chip; its data has `status` (the raw value) and `statusTitle`.
     static let chip = """
         <span class="chip status-{{status}}">{{statusTitle}}</span>
@@ -207,6 +192,22 @@ enum HTMLTemplate {
           </table>
           </div>
           {{/empty(phases)}}
+          {{#counts}}
+          <div class="table-wrap">
+          <table class="phases counts">
+            <thead><tr><th>Counts (do not move with the machine's load)</th>
+              {{#titles}}<th class="num">{{.}}</th>{{/titles}}</tr></thead>
+            <tbody>
+            {{#rows}}
+            <tr class="{{#nested}}nested{{/nested}}{{#isTotal}}total{{/isTotal}}"><td>{{name}}</td>
+              {{#values}}<td class="num">{{.}}</td>{{/values}}</tr>
+            {{/rows}}
+            </tbody>
+          </table>
+          </div>
+          {{#unavailable}}<p class="meta">{{.}}</p>{{/unavailable}}
+          {{^empty(methods)}}<p class="meta">Counted by {{methods}}.</p>{{/empty(methods)}}
+          {{/counts}}
           {{#verification}}
           <p class="{{#passed}}good-text{{/passed}}{{^passed}}bad-text{{/passed}}">{{summary}}</p>
           {{^empty(violations)}}

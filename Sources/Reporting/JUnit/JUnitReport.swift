@@ -70,6 +70,8 @@ private struct TestCase {
     let name: String
     let seconds: Double
     let outcome: Outcome?
+    /// The cell's counts and why any is unavailable, as `<property>` elements.
+    var properties: [(name: String, value: String)] = []
 
     init(_ finding: Finding) {
         name = [finding.code, finding.steps, finding.subject].filter { !$0.isEmpty }.joined(separator: " ")
@@ -84,6 +86,15 @@ private struct TestCase {
         name = cell.id
         seconds = cell.isMeasured ? cell.total.wallSeconds.median : 0
         outcome = Self.outcome(of: cell, regressions: regressions)
+        guard cell.isMeasured else { return }
+        for metric in MetricDefinition.counts {
+            if let value = metric.value(in: cell.total) {
+                properties.append(
+                    (metric.key, Format.significant(value.median).replacingOccurrences(of: ",", with: "")))
+            } else if let reason = cell.unavailable?[metric.key] {
+                properties.append((metric.key, "\(Format.unavailable): \(reason)"))
+            }
+        }
     }
 
     private static func outcome(of cell: Cell, regressions: [ComparisonEntry]) -> Outcome? {
@@ -123,9 +134,17 @@ private struct TestCase {
         let open =
             "    <testcase \(JUnitReport.attribute("classname", suite)) \(JUnitReport.attribute("name", name)) "
             + "time=\"\(JUnitReport.seconds(seconds))\""
-        guard let outcome else { return [open + "/>"] }
-        return [
-            open + ">",
+        let properties =
+            self.properties.isEmpty
+            ? []
+            : ["      <properties>"]
+                + self.properties.map {
+                    "        <property \(JUnitReport.attribute("name", $0.name)) \(JUnitReport.attribute("value", $0.value))/>"
+                } + ["      </properties>"]
+        guard let outcome else {
+            return properties.isEmpty ? [open + "/>"] : [open + ">"] + properties + ["    </testcase>"]
+        }
+        return [open + ">"] + properties + [
             "      <\(outcome.element) \(JUnitReport.attribute("type", outcome.type)) "
                 + "\(JUnitReport.attribute("message", outcome.message))>"
                 + XMLText.escape(outcome.details.joined(separator: "\n")) + "</\(outcome.element)>",

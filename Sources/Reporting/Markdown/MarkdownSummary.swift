@@ -64,19 +64,54 @@ public enum MarkdownSummary {
                 header: ["Cell", "Status", "Failure"], alignments: "| --- | --- | --- |",
                 rows: crashed.map { [$0.id, $0.status.title, $0.failure ?? "—"] })
         }
-        if let baseline = report.baseline, !baseline.regressions.isEmpty {
-            lines += [
-                "", "### Baseline regressions", "",
-                "Against \(escape(baseline.baselineFile)) (run \(escape(baseline.baselineRunID))).", "",
-            ]
-            lines += table(
-                header: ["Cell", "Metric", "Baseline", "Current", "Change"],
-                alignments: "| --- | --- | ---: | ---: | ---: |",
-                rows: baseline.regressions.map {
-                    [$0.cell, $0.metricTitle, $0.baselineText, $0.currentText, $0.changeText]
-                })
-        }
+        if let baseline = report.baseline { lines += baselineLines(baseline) }
+        lines += unavailableLines(report.cells)
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// What changed against the baseline, in one short table for a pull-request comment: regressions first,
+    /// then what could not be compared and what improved; unchanged and unjudged entries are only counted.
+    private static func baselineLines(_ baseline: BaselineComparison) -> [String] {
+        let shown: [ComparisonVerdict] = [.regressed, .notComparable, .improved]
+        let entries = shown.flatMap { verdict in baseline.entries.filter { $0.verdict == verdict } }
+        let tally = ComparisonVerdict.allCases.compactMap { verdict in
+            let count = baseline.entries.count { $0.verdict == verdict }
+            return count == 0 ? nil : "\(Format.count(count)) \(verdict.title)"
+        }
+        var lines = [
+            "", "### Against the baseline", "",
+            "Against \(escape(baseline.baselineFile)) (run \(escape(baseline.baselineRunID))): "
+                + (tally.isEmpty ? "nothing to compare" : tally.joined(separator: ", ")) + ".",
+        ]
+        guard !entries.isEmpty else { return lines }
+        let limit = 15
+        lines.append("")
+        lines += table(
+            header: ["Cell", "Metric", "Baseline → now", "Change", "Difference or interval", "Verdict"],
+            alignments: "| --- | --- | ---: | ---: | ---: | --- |",
+            rows: entries.prefix(limit).map {
+                [
+                    $0.cell, $0.metricTitle, "\($0.baselineText) → \($0.currentText)", $0.changeText, $0.evidenceText,
+                    $0.verdictText,
+                ]
+            })
+        if entries.count > limit {
+            lines += ["", "… and \(Format.count(entries.count - limit)) more in the HTML report."]
+        }
+        let rules = Set(entries.prefix(limit).compactMap(\.rule)).sorted()
+        lines += [""] + rules.map { "- " + escape($0) }
+        return lines
+    }
+
+    /// The counts no cell could measure, each once with its reason.
+    private static func unavailableLines(_ cells: [Cell]) -> [String] {
+        var reasons: [String: String] = [:]
+        for cell in cells { reasons.merge(cell.unavailable ?? [:]) { first, _ in first } }
+        guard !reasons.isEmpty else { return [] }
+        return [""]
+            + reasons.sorted { $0.key < $1.key }.map { key, reason in
+                "Counts \(Format.unavailable): \(escape(MetricDefinition.named(key)?.title ?? key)) — \(escape(reason))."
+            }
     }
 
     /// The heading and the line of counts.

@@ -118,7 +118,8 @@ struct ChainRunner {
         }
         let sample = CellSample(
             phases: Array(meter.samples[first...]), total: totalPhase(stepPhases), floorSeconds: 0,
-            steps: [], objects: generated.totalObjects, edges: edges, verification: verification, memorySeries: [])
+            steps: [], objects: generated.totalObjects, edges: edges, verification: verification, memorySeries: [],
+            unavailable: meter.unavailable, countingMethods: meter.countingMethods)
         meter.samples.removeSubrange(first...)
         return cell(link, size: size, sample: sample, failure: failure)
     }

@@ -1,0 +1,28 @@
+import Instrumentation
+import Testing
+
+@Suite("Callgrind parts")
+struct CallgrindPartsTests {
+    @Test func eachPhaseTakesTheSummaryOfItsPart() {
+        let part = { (index: Int, summary: Int) in
+            """
+            version: 1
+            creator: callgrind-3.19.0
+            desc: Trigger: Client Request: \(CallgrindParts.partName(index))
+            events: Ir
+            summary: \(summary)
+            fn=main
+            3 10
+            totals: \(summary + 7)
+            """
+        }
+        let final = "version: 1\ndesc: Trigger: Program termination\nsummary: 99\ntotals: 99\n"
+        let counts = CallgrindParts.counts(inFiles: [part(0, 1_000), part(12, 2_345), final])
+        #expect(counts == [0: 1_000, 12: 2_345])
+    }
+
+    @Test func anOlderPartWithoutASummaryTakesItsTotals() {
+        let text = "desc: Trigger: Client Request: \(CallgrindParts.partName(3))\ntotals: 77\n"
+        #expect(CallgrindParts.counts(inFiles: [text]) == [3: 77])
+    }
+}
