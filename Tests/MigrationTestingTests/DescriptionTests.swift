@@ -107,6 +107,19 @@ struct DescriptionTests {
         }
     }
 
+    /// A Swift policy that reads a source property its entity lacks: the error names where the policy ran.
+    @Test func aSwiftPolicysSourceTypoNamesFileMappingAndPolicy() throws {
+        try PolicyDeclarationTests.model(.misspeltSource).withStore(at: "CoreDataMigration_Example 2") { store in
+            try store.insert("Post", ["postID": .string("a"), "hexColor": .string("#ff0000")])
+            #expect {
+                try store.migrate()
+            } throws: { error in
+                "\(error)" == "\(Self.mappingFile): mapping 'PostToPost', policy 'Post2ToPost3MigrationPolicy': "
+                    + "'Post' has no property 'hexColour'"
+            }
+        }
+    }
+
     /// The library's message speaks of its own parameters, not of the command line's `--policies`.
     @Test func anUnboundPolicyNamesTheLibrarysParameters() throws {
         try MigrationTestModel(model: Fixtures.modelBundle.path).withStore(at: "CoreDataMigration_Example 2") { store in

@@ -6,7 +6,7 @@ import Testing
 /// A port of wibosco's `Post2ToPost3MigrationPolicy` to a Swift policy: each post as its mapping says, and one
 /// `Color` per post, holding the post's `hexColor`, with a new `colorID`. `fault` makes a wrong port.
 final class Post2ToPost3MigrationPolicy: EntityMigrationPolicy {
-    enum Fault { case none, oneColorTooMany, uppercasedHex, misspeltKey, noColorForGreen }
+    enum Fault { case none, oneColorTooMany, uppercasedHex, misspeltKey, misspeltSource, noColorForGreen }
     let fault: Fault
 
     init(_ fault: Fault = .none) {
@@ -15,7 +15,7 @@ final class Post2ToPost3MigrationPolicy: EntityMigrationPolicy {
 
     func createDestinationInstances(for source: ObjectID, mapping: EntityMapping, in session: MigrationSession) throws {
         let post = try session.createDestinationInstance(for: source, mapping: mapping)
-        var hex = try session.sourceValue("hexColor")
+        var hex = try session.sourceValue(fault == .misspeltSource ? "hexColour" : "hexColor")
         guard !hex.isNull, !(fault == .noColorForGreen && hex == .string("#00ff00")) else { return }
         if fault == .uppercasedHex, case .string(let text) = hex { hex = .string(text.uppercased()) }
         let color = try session.createDestinationInstance(entity: "Color")

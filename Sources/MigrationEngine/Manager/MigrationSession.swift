@@ -66,9 +66,16 @@ public final class MigrationSession {
 
     /// The current source object's value for `key`: an attribute value, `.object` for a to-one relationship,
     /// `.objects` for a to-many one.
+    ///
+    /// - Throws: a ``MigrationError`` naming the mapping model file, the entity mapping and its policy for a key
+    ///   the source entity lacks.
     public func sourceValue(_ key: String) throws -> ExpressionValue {
         guard let source = cursor.object else { return .null }
-        return try value(of: source, keyPath: [key])
+        do {
+            return try value(of: source, keyPath: [key])
+        } catch let error as MigrationError where error.code == .evaluation {
+            throw MigrationError(.evaluation, policyPlace + error.message)
+        }
     }
 
     /// The current entity mapping's user info.
