@@ -56,6 +56,8 @@ extension VerificationRun {
                 let sourceName = Self.copiedRelationship(expression),
                 let sourceRelationship = source.relationship(sourceName, of: sourceEntity),
                 sourceLayout.storage(of: sourceRelationship, in: sourceEntity) == .foreignKey,
+                // A narrowed inverse keeps only some links: its edges are compared as a whole.
+                !isNarrowed(relationship, from: sourceRelationship),
                 let sourceColumn = sourceLayout.table(for: sourceEntity)
                     .column(for: sourceName, of: sourceEntity, version: source),
                 let column = layout.table(for: entity).column(for: relationship.name, of: entity, version: destination)

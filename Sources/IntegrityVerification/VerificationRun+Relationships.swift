@@ -187,6 +187,13 @@ extension VerificationRun {
         }
     }
 
+    /// Whether the to-one `relationship`, copied from `sourceRelationship`, has an inverse that was to-many and
+    /// is now to-one: a narrowed inverse, which keeps one link per object at the other end.
+    func isNarrowed(_ relationship: Relationship, from sourceRelationship: Relationship) -> Bool {
+        !relationship.isToMany && destination.inverse(of: relationship).map { !$0.isToMany } == true
+            && source.inverse(of: sourceRelationship)?.isToMany == true
+    }
+
     /// Whether the edges of `relationship` are kept by its inverse's storage: a foreign key on the other
     /// side, or a join table named after the other side.
     private func isStoredByInverse(_ relationship: Relationship, of entity: String) -> Bool {
@@ -208,9 +215,15 @@ extension VerificationRun {
         of sourceEntity: String,
         reportingEdges: Bool
     ) throws {
-        guard let theirs = Self.edges(of: sourceRelationship, entity: sourceEntity, in: sourceLayout, schema: "src"),
+        guard var theirs = Self.edges(of: sourceRelationship, entity: sourceEntity, in: sourceLayout, schema: "src"),
             let ours = Self.edges(of: relationship, entity: entity, in: layout, schema: "main")
         else { return }
+        // A to-one whose inverse was to-many and is now to-one (a narrowed inverse): each object at the other end
+        // holds one, so Core Data's inverse maintenance, setting the links in key order, keeps the last of those
+        // that pointed at it; the others lose their link.
+        if isNarrowed(relationship, from: sourceRelationship) {
+            theirs = "SELECT MAX(a) AS a, b FROM (\(theirs)) GROUP BY b"
+        }
         let migrated = try MigratedEnds(relationship, of: entity, run: self)
         var differs = false
         var excused = false

@@ -184,3 +184,60 @@ struct CoreDataPathFixtureTests {
 
 /// The base policy: what `NSEntityMigrationPolicy` itself does.
 private final class BasePolicy: EntityMigrationPolicy {}
+
+/// `Member.user` ↔ `User.memberships` (to-many) becomes `User.membership` (to-one): Core Data's inverse
+/// maintenance leaves one link per user, the member with the highest key, and the migrated store verifies.
+@Suite("A narrowed inverse")
+struct NarrowedInverseTests {
+    static func versions() throws -> (ModelVersion, ModelVersion) {
+        func version(_ name: String, _ inverse: Relationship) throws -> ModelVersion {
+            try ModelVersion(
+                name: name,
+                entities: [
+                    Entity(
+                        name: "User", attributes: [Attribute(name: "name", type: .string)], relationships: [inverse]),
+                    Entity(
+                        name: "Member", attributes: [Attribute(name: "role", type: .string)],
+                        relationships: [
+                            Relationship(name: "user", destination: "User", inverse: inverse.name, isOptional: true)
+                        ]),
+                ])
+        }
+        return (
+            try version(
+                "V1", Relationship(name: "memberships", destination: "Member", inverse: "user", isToMany: true)),
+            try version(
+                "V2", Relationship(name: "membership", destination: "Member", inverse: "user", isOptional: true))
+        )
+    }
+
+    @Test func oneLinkPerUserIsKeptAndTheStoreVerifies() throws {
+        let (v1, v2) = try Self.versions()
+        let migrator = try StoreMigrator(history: try ModelHistory(versions: [v1, v2]))
+        let plan = try migrator.plan(from: "V1", to: "V2")
+        #expect(plan.steps[0].changes.contains { $0.change == .dataLoss && $0.property == "memberships" })
+        try withTemporaryFolder { folder in
+            let source = folder.appendingPathComponent("v1.sqlite").path
+            let store = folder.appendingPathComponent("v2.sqlite").path
+            let dataset = Dataset(
+                seed: 3, objects: ["User": 0.25, "Member": 1],
+                relationships: ["Member.user": RelationshipFill(fill: 1)])
+            _ = try StoreGenerator(version: v1, dataset: dataset, size: 40).generate(at: source)
+            let shared = try Connection(path: source, mode: .readOnly).scalar(
+                "SELECT COUNT(*) FROM (SELECT ZUSER FROM ZMEMBER WHERE ZUSER IS NOT NULL GROUP BY ZUSER "
+                    + "HAVING COUNT(*) > 1)")
+            #expect((shared?.int64 ?? 0) > 0, "users with several members")
+            try FileManager.default.copyItem(atPath: source, toPath: store)
+            try migrator.migrateStore(at: store)
+            let connection = try Connection(path: store, mode: .readOnly)
+            let links = try connection.rows(
+                "SELECT m.Z_PK, m.ZUSER FROM ZMEMBER m WHERE m.ZUSER IS NOT NULL ORDER BY m.ZUSER")
+            let expected = try Connection(path: source, mode: .readOnly).rows(
+                "SELECT MAX(Z_PK), ZUSER FROM ZMEMBER WHERE ZUSER IS NOT NULL GROUP BY ZUSER ORDER BY ZUSER")
+            #expect(links == expected, "the member with the highest key keeps its user")
+            let verdict = try IntegrityVerifier(source: v1, destination: v2)
+                .verify(sourceStoreAt: source, destinationStoreAt: store)
+            #expect(verdict.passed, "\(verdict.violations)")
+        }
+    }
+}

@@ -149,8 +149,17 @@ extension LightweightInference {
         }
         for property in sourceProperties where !matched.contains(property.name) {
             if case .relationship(let old) = property, let holder = newInverse(replacing: old, in: entity.name) {
-                // Core Data sets the kept inverse, and with it the new relationship: no edge is lost.
-                note(entity.name, property.name, .removed, "its edges stay, held by '\(holder)'")
+                if old.isToMany && destination.relationship(holder, of: entity.name)?.isToMany == false {
+                    // Narrowed: an object can hold one where it held many, so Core Data's inverse maintenance
+                    // leaves one link of each, and the other objects lose theirs.
+                    note(
+                        entity.name, property.name, .dataLoss,
+                        "narrowed to the to-one '\(holder)': of the objects it held, each keeps only one, the last "
+                            + "by key; the others lose their link")
+                } else {
+                    // Core Data sets the kept inverse, and with it the new relationship: no edge is lost.
+                    note(entity.name, property.name, .removed, "its edges stay, held by '\(holder)'")
+                }
             } else if let namesake = destinationProperties.first(where: { $0.name == property.name }) {
                 note(
                     entity.name, property.name, .dataLoss,

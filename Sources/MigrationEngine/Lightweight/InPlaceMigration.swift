@@ -87,6 +87,7 @@ public struct InPlaceMigration: Sendable {
             where !kept.contains(table) {
                 try connection.execute("ALTER TABLE \(quoted(Self.newTablePrefix + table)) RENAME TO \(quoted(table))")
             }
+            try dropNarrowedInverseLinks(layout: destination, connection: connection)
             try checkRequiredValues(layout: destination, connection: connection)
             // Kept tables still have their indexes; the statements say IF NOT EXISTS.
             try createIndexes(layout: destination, connection: connection)
@@ -343,7 +344,9 @@ public struct InPlaceMigration: Sendable {
             guard let column = table.column(for: sourceName, of: sourceEntity, version: source.version) else {
                 return nil
             }
-            return "(SELECT o.Z_PK FROM \(quoted(table.name)) o WHERE o.\(quoted(column.name)) = \(row) LIMIT 1)"
+            // Several objects may hold this row when the old inverse was to-many (a narrowed inverse): Core
+            // Data's inverse maintenance, setting them in key order, leaves the last one.
+            return "(SELECT MAX(o.Z_PK) FROM \(quoted(table.name)) o WHERE o.\(quoted(column.name)) = \(row))"
         case .inverseForeignKey:
             // The source kept the edge in this very row: the foreign key of the old inverse.
             guard let back = source.version.inverse(of: held),
@@ -354,6 +357,34 @@ public struct InPlaceMigration: Sendable {
                 source: source)
         case .none:
             return nil
+        }
+    }
+
+    /// A new to-one filled from a kept to-one whose old inverse was to-many (`User.memberships` narrowed to
+    /// `User.membership`): each object can hold one, so of the objects that held the same one, Core Data's
+    /// inverse maintenance leaves only the one the new to-one points at; the others lose their link.
+    func dropNarrowedInverseLinks(layout: StoreLayout, connection: Connection) throws {
+        for entity in plan.destination.entities {
+            guard let correspondence = plan.correspondence(forDestination: entity.name) else { continue }
+            for declared in entity.relationships
+            where !declared.isToMany && !declared.isTransient
+                && correspondence.relationships[declared.name] == .some(nil)
+            {
+                guard let kept = plan.destination.inverse(of: declared), !kept.isToMany,
+                    case .foreignKey = layout.storage(of: declared, in: entity.name),
+                    case .foreignKey = layout.storage(of: kept, in: declared.destination),
+                    let holder = layout.table(for: entity.name).column(
+                        for: declared.name, of: entity.name, version: plan.destination),
+                    let link = layout.table(for: declared.destination).column(
+                        for: kept.name, of: declared.destination, version: plan.destination)
+                else { continue }
+                let owners = quoted(layout.table(for: entity.name).name)
+                let targets = quoted(layout.table(for: declared.destination).name)
+                try connection.execute(
+                    "UPDATE \(targets) SET \(quoted(link.name)) = NULL WHERE \(quoted(link.name)) IS NOT NULL AND Z_PK IS NOT "
+                        + "(SELECT h.\(quoted(holder.name)) FROM \(owners) h WHERE h.Z_PK = \(targets).\(quoted(link.name)))"
+                )
+            }
         }
     }
 
