@@ -29,6 +29,8 @@ public struct Report: Sendable, Hashable, Codable {
     public var verdict: Verdict
     /// What `migration-bench check` found, for a check's report; nil for a run of scenarios.
     public var check: ModelCheck?
+    /// The last runs kept in the `--history` folder, oldest first, this one last; nil without `--history`.
+    public var history: [HistoryEntry]?
     /// Which share of the matrix this report holds, for a shard's report (`run --shard`); nil otherwise.
     public var shard: ShardRecord?
     /// The runs of the shards a merged report was put together from (`merge`), by shard; nil otherwise.

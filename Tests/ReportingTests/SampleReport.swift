@@ -16,6 +16,10 @@ enum SampleReport {
             environment: environment, scenarios: scenarios, cells: cells, baseline: nil,
             verdict: .decide(cells: cells, baseline: nil))
         report.applyBaseline(report.compare(to: baseline, baselineFile: "Reports/baselines/ci.json"))
+        // Two earlier runs (the baseline's, and one with this run's figures) and this one, for the trend charts.
+        var earlier = HistoryEntry(report)
+        earlier.runID = "2026-11-18T10-00-00Z-ci"
+        report.history = [HistoryEntry(baseline), earlier, HistoryEntry(report)]
         return report
     }()
 

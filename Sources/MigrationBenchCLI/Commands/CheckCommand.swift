@@ -83,6 +83,11 @@ struct CheckCommand: ParsableCommand {
             valueName: "dir"))
     var out: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp("A folder keeping one summary per check, charted in the HTML report.", valueName: "dir"))
+    var history: String?
+
     @Flag(name: .long, help: "Print JSON instead of text.")
     var json = false
 
@@ -126,7 +131,8 @@ struct CheckCommand: ParsableCommand {
                 if !json { display.show(step) }
             }
             display.finish()
-            let report = CheckReport(outcome: outcome, started: started)
+            var report = CheckReport(outcome: outcome, started: started)
+            if let history { report.report = try RunHistory(folder: history).record(report.report) }
             exitCode = Int32(report.report.verdict.exitCode)
             let files = try out.map { try report.write(to: $0) } ?? []
             if json {

@@ -51,6 +51,11 @@ struct RunCommand: ParsableCommand {
         help: "Count instructions under valgrind's callgrind, phase by phase (about 20 to 50 times slower).")
     var instructions = false
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp("A folder keeping one summary per run, charted in the HTML report.", valueName: "dir"))
+    var history: String?
+
     func run() throws {
         var exitCode: Int32 = 0
         try reportingInputErrors {
@@ -63,7 +68,7 @@ struct RunCommand: ParsableCommand {
                 let orchestrator = RunOrchestrator(scenarios: loaded, options: options) { _ in .failed("") }
                 printNow("\(line): \(orchestrator.selectedCells().count) of \(orchestrator.cells().count) cells")
             }
-            let report = try ReportRun(out: out, baseline: baseline).run(
+            let report = try ReportRun(out: out, baseline: baseline, history: history.map(RunHistory.init)).run(
                 scenarios: loaded, options: options, command: ["run"] + CommandLine.arguments.dropFirst(2))
             exitCode = Int32(report.verdict.exitCode)
         }
@@ -105,6 +110,7 @@ struct RunCommand: ParsableCommand {
 struct ReportRun {
     let out: String
     let baseline: String?
+    var history: RunHistory?
 
     func run(scenarios: [Scenario], options: RunOptions, command: [String]) throws -> Report {
         // Bad input is exit 1 before any child starts, not a crashed cell (exit 2) once they have.
@@ -144,6 +150,7 @@ struct ReportRun {
         if let baselineReport, let baseline {
             report.applyBaseline(report.compare(to: baselineReport, baselineFile: baseline))
         }
+        if let history { report = try history.record(report) }
         let written = try ReportWriter.write(report, toPath: folder)
         Interruption.remove(onInterruption: work)
         Self.pointLatest(at: runID, in: out)

@@ -5,7 +5,7 @@ import ScenarioRunner
 
 /// The report of a check: the same four files as a run's, with the findings and the steps.
 struct CheckReport {
-    let report: Report
+    var report: Report
     let outcome: ModelChecker.Outcome
 
     init(outcome: ModelChecker.Outcome, started: Date) {

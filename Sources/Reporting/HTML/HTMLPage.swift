@@ -73,6 +73,8 @@ struct HTMLPage {
     let steps: [StepRow]
     let budgets: Budgets
     let baseline: Baseline?
+    /// Each cell's trend over the history's runs (`--history`), when there are at least two.
+    let trends: [ChartView]
     let scenarios: [Scenario]
     let environment: [Entry]
 }
@@ -97,6 +99,9 @@ extension HTMLPage {
         }
         budgets = Budgets(report.cells)
         baseline = report.baseline.map(Baseline.init)
+        let history = report.history ?? []
+        trends =
+            history.count < 2 ? [] : report.cells.map { TrendChart(cell: $0.id, history: history).view() }
         scenarios = report.scenarioGroups.map { Scenario($0.summary, cells: $0.cells) }
         environment =
             Entry.all(report.environment) + report.shardEntries.map { Entry(name: $0.name, value: $0.value) }

@@ -111,6 +111,16 @@ enum HTMLTemplate {
         </section>
         {{/baseline}}
 
+        {{^empty(trends)}}
+        <section class="card">
+          <h2>Trends</h2>
+          <p class="meta">Each cell's counts and floor ratio over the last runs of the history folder.</p>
+          <div class="charts">
+            {{#trends}}{{> chart}}{{/trends}}
+          </div>
+        </section>
+        {{/empty(trends)}}
+
         {{#scenarios}}
         <section class="card scenario">
           <h2>{{title}} <span class="scenario-name">{{name}}</span></h2>
