@@ -65,6 +65,37 @@ struct VerifyCommandTests {
             #expect(missing.errorLines.count == 1, "\(missing.error)")
         }
     }
+
+    /// A check that fails to run — here `PRAGMA integrity_check`, stopped by a required generated column whose
+    /// `abs()` overflows — was listed as not checked and `verify` passed, exit 0: it is a checkFailed
+    /// violation naming the check and the SQL error, exit 2.
+    @Test func aCheckThatFailsToRunIsExitCode2() throws {
+        try Executable.withTemporaryFolder { folder in
+            let source = folder.appendingPathComponent("v1.sqlite").path
+            let destination = folder.appendingPathComponent("v2.sqlite").path
+            let generate = try Executable.run(
+                ["generate", "--model", Self.model, "--version", "V1", "--size", "50", "--output", source], in: folder)
+            try #require(generate.status == 0, "\(generate.error)")
+            try FileManager.default.copyItem(atPath: source, toPath: destination)
+            let migrate = try Executable.run(
+                ["migrate", destination, "--model", Self.model, "--mapping", Self.mapping], in: folder)
+            try #require(migrate.status == 0, "\(migrate.error)")
+            try Connection(path: destination, mode: .readWrite).execute(
+                "PRAGMA writable_schema = ON; UPDATE sqlite_master SET sql = substr(sql, 1, length(sql) - 1) "
+                    + "|| ', ZBROKEN INTEGER NOT NULL AS (abs(-9223372036854775807 - 1 + Z_PK * 0)))' "
+                    + "WHERE name = 'ZAUTHOR'; PRAGMA writable_schema = OFF")
+            let run = try Executable.run(
+                [
+                    "verify", "--source", source, "--destination", destination, "--model", Self.model, "--mapping",
+                    Self.mapping, "--json",
+                ], in: folder)
+            #expect(run.status == 2, "\(run.output)\(run.error)")
+            let groups = try #require(try run.json()["violations"] as? [[String: Any]])
+            let failed = try #require(groups.first { $0["kind"] as? String == "checkFailed" }, "\(groups)")
+            let detail = (failed["examples"] as? [[String: Any]])?.first?["detail"] as? String ?? ""
+            #expect(detail.hasPrefix("the integrityCheck check failed to run: ") && detail.contains("integer overflow"))
+        }
+    }
 }
 
 /// A source store whose `-wal` belongs to another database is an integrity failure of that store (exit 2), also
