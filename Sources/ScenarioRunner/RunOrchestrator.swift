@@ -115,7 +115,9 @@ public struct RunOrchestrator {
             let plans = (try? scenario.check()) ?? [:]
             let plan = plans[.chained] ?? plans.values.first
             return ScenarioSummary(
-                name: scenario.name, title: scenario.title, description: scenario.description, file: scenario.file,
+                name: scenario.name, title: scenario.title,
+                description: [scenario.description, scenario.shapeOrigin].compactMap { $0 }
+                    .filter { !$0.isEmpty }.joined(separator: " "), file: scenario.file,
                 chain: scenario.chain,
                 steps: (plan?.steps ?? []).map { step in
                     ScenarioSummary.Step(

@@ -1,3 +1,4 @@
+import Foundation
 public import MappingModel
 public import MigrationEngine
 public import ReportModel
@@ -23,6 +24,9 @@ public struct Scenario: Sendable, Hashable {
     public let policies: PolicyBindings
     /// The dataset file, resolved; nil for the generator's defaults.
     public let dataset: String?
+    /// A store whose shape is the dataset (`dataset: { like: store }`), resolved: read with `shape` when the
+    /// scenario runs.
+    public var datasetLike: String? = nil
     /// A store to copy and migrate instead of generating one (`profile` uses this for the user's own store).
     public let store: String?
     /// Store sizes (objects) for a quick run and a full run.
@@ -134,5 +138,21 @@ public struct Budget: Sendable, Hashable {
                 && (path.map { $0 == mode.path } ?? true) && (minSize.map { size >= $0 } ?? true)
                 && (maxSize.map { size <= $0 } ?? true)
         }
+    }
+}
+
+extension Scenario {
+    /// Where the dataset's shape came from, for reports: the store of `dataset: { like: … }`, or a dataset file
+    /// that `shape` wrote (its first line says so); nil for hand-written datasets.
+    public var shapeOrigin: String? {
+        if let store = datasetLike { return "Dataset: shaped like \(DisplayPath.of(store))." }
+        guard let file = dataset, let handle = FileHandle(forReadingAtPath: file) else { return nil }
+        defer { try? handle.close() }
+        let head = String(decoding: (try? handle.read(upToCount: 400)) ?? Data(), as: UTF8.self)
+        guard let first = head.split(separator: "\n").first, first.hasPrefix("# The shape of a store") else {
+            return nil
+        }
+        let what = first.dropFirst(2).split(separator: ",").first.map(String.init) ?? ""
+        return "Dataset: \(DisplayPath.of(file)), \(what.prefix(1).lowercased() + what.dropFirst())."
     }
 }

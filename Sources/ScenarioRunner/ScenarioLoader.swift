@@ -101,6 +101,13 @@ public enum ScenarioLoader {
         if let text = try fields.string("store"), let problem = storeProblem(resolve(text)) {
             throw context.malformed("'store' names \(resolve(text)), which \(problem)", at: fields.value("store"))
         }
+        // `dataset: { like: store }`: the shape of a store, read when the scenario runs.
+        var datasetLike: String?
+        if let node = fields.value("dataset"), node.mapping != nil {
+            let like = try ScenarioFields(node, what: "'dataset'", context: context)
+            try like.allow(["like"])
+            datasetLike = resolve(try like.requiredString("like", of: "'dataset'"))
+        }
         var scenario = Scenario(
             name: name,
             title: try fields.string("title") ?? name,
@@ -110,7 +117,8 @@ public enum ScenarioLoader {
             chain: chain,
             mappings: try fields.strings("mappings").map(resolve),
             policies: try policies(fields.value("policies"), file: path, resolve: resolve),
-            dataset: try fields.string("dataset").map(resolve),
+            dataset: try datasetLike == nil ? fields.string("dataset").map(resolve) : nil,
+            datasetLike: datasetLike,
             store: try fields.string("store").map(resolve),
             quickSizes: sizes.quick, fullSizes: sizes.full,
             modes: try modes(fields, context: context),

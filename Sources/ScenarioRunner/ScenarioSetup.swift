@@ -18,7 +18,12 @@ package struct ScenarioSetup {
     init(scenario: Scenario) throws {
         self.scenario = scenario
         history = try ModelLoader.load(path: scenario.model)
-        dataset = try scenario.dataset.map { path throws(GenerationError) in try Dataset.load(path: path) } ?? Dataset()
+        if let store = scenario.datasetLike {
+            dataset = try StoreShape.read(path: store, history: history).dataset()
+        } else {
+            dataset =
+                try scenario.dataset.map { path throws(GenerationError) in try Dataset.load(path: path) } ?? Dataset()
+        }
         let chain = try MigrationChain(scenario.chain)
         let history = history
         let loaded = try MappingModelLoader.load(

@@ -54,4 +54,44 @@ struct ShapeCommandTests {
             #expect(run.output.isEmpty)
         }
     }
+
+    /// `profile <store> --scale 2` migrates a store shaped like the given one with twice its objects, and the
+    /// HTML report says which store's shape it was.
+    @Test func profileAtScaleUsesTheShape() throws {
+        try Executable.withTemporaryFolder { folder in
+            let store = try Self.copy("CoreDataMigration_Example_3.sqlite", into: folder)
+            let reports = folder.appendingPathComponent("reports").path
+            let run = try Executable.run(
+                ["profile", store, "--model", Self.bundle, "--scale", "2", "--repetitions", "1", "--out", reports],
+                in: folder)
+            #expect(run.status == 0, "\(run.error)")
+            let data = try Data(contentsOf: URL(fileURLWithPath: reports + "/latest/report.json"))
+            let report = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+            let cell = try #require((report["cells"] as? [[String: Any]])?.first)
+            #expect(cell["size"] as? Int == 2 * 15_990)
+            #expect(cell["objects"] as? Int == 2 * 15_990)
+            let html = try String(contentsOfFile: reports + "/latest/index.html", encoding: .utf8)
+            #expect(html.contains("Dataset: shaped like"))
+        }
+    }
+
+    /// `check --dataset <shape>`: the shape serves every version; what a later version adds is generated with
+    /// the defaults, and the output says which attributes.
+    @Test func checkWithAShapeNotesTheDefaults() throws {
+        try Executable.withTemporaryFolder { folder in
+            let store = try Self.copy("CoreDataMigration_Example_1.sqlite", into: folder)
+            let dataset = folder.appendingPathComponent("shape.yaml").path
+            let shape = try Executable.run(["shape", store, "--model", Self.bundle, "--output", dataset], in: folder)
+            #expect(shape.status == 0, "\(shape.error)")
+            let check = try Executable.run(
+                [
+                    "check", Self.bundle, "--mapping", Executable.fixtures.appendingPathComponent("Mappings").path,
+                    "--dataset", dataset, "--sizes", "1001", "--to", "CoreDataMigration_Example 2",
+                ], in: folder)
+            #expect(check.status == 0, "\(check.output)\(check.error)")
+            #expect(
+                check.output.contains("note: CoreDataMigration_Example 2: the shape \(dataset) has no Post.hexColor"))
+            #expect(!check.output.contains("note: CoreDataMigration_Example:"))
+        }
+    }
 }

@@ -142,6 +142,26 @@ struct ScenarioLoaderTests {
     }
 
     /// Reads `text` as a scenario file named `bad.yaml` in a folder of its own.
+    /// `dataset: { like: store }` names a store whose shape is the dataset, resolved against the file.
+    @Test func aDatasetCanBeShapedLikeAStore() throws {
+        let scenario = try load(
+            """
+            name: shaped
+            model: models/school.yaml
+            chain: [V1, V2]
+            dataset: { like: stores/users.sqlite }
+            sizes: { quick: [1000], full: [1000] }
+            """)
+        #expect(scenario.dataset == nil)
+        #expect(scenario.datasetLike?.hasSuffix("/stores/users.sqlite") == true)
+        #expect(scenario.shapeOrigin?.hasPrefix("Dataset: shaped like ") == true)
+        #expect(throws: ScenarioError.self) {
+            try load(
+                "name: shaped\nmodel: m.yaml\nchain: [V1]\ndataset: { lke: s.sqlite }\nsizes: { quick: [1], full: [1] }\n"
+            )
+        }
+    }
+
     private func load(_ text: String) throws -> Scenario {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mb-scenario-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

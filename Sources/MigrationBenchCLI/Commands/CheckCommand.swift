@@ -1,4 +1,5 @@
 import ArgumentParser
+import DataGeneration
 import Foundation
 import ObjectModel
 import ReportModel
@@ -120,9 +121,8 @@ struct CheckCommand: ParsableCommand {
                 if json { printError(line) } else { printNow(line) }
             }
             let started = Date()
-            let checker = try ModelChecker(
-                modelPath: model, history: try ModelLoader.load(path: model, order: order.isEmpty ? nil : order),
-                options: options)
+            let history = try ModelLoader.load(path: model, order: order.isEmpty ? nil : order)
+            let checker = try ModelChecker(modelPath: model, history: history, options: options)
             let work = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "migration-bench-check-\(getpid())")
             defer { try? FileManager.default.removeItem(at: work) }
@@ -138,9 +138,31 @@ struct CheckCommand: ParsableCommand {
             if json {
                 try printJSON(CheckJSON(outcome.check))
             } else {
+                if let dataset { Self.printShapeFallbacks(dataset: dataset, history: history) }
                 print(report.text(files: files))
             }
         }
         if exitCode != 0 { throw ExitCode(exitCode) }
+    }
+}
+
+extension CheckCommand {
+    /// For a dataset that `shape` wrote: per version, the attributes it has no entry for (added after the shaped
+    /// store's version), which are generated with the defaults.
+    static func printShapeFallbacks(dataset path: String, history: ModelHistory) {
+        guard let dataset = try? Dataset.load(path: path),
+            dataset.attributes.values.contains(where: { $0.shape != nil })
+                || dataset.relationships.values.contains(where: { $0.shape != nil })
+        else { return }
+        for version in history.versions {
+            let missing = version.entities.flatMap { entity in
+                entity.attributes.filter { !$0.isTransient && dataset.attributes["\(entity.name).\($0.name)"] == nil }
+                    .map { "\(entity.name).\($0.name)" }
+            }
+            guard !missing.isEmpty else { continue }
+            print(
+                "note: \(version.name): the shape \(path) has no \(missing.joined(separator: ", ")): generated with the "
+                    + "defaults")
+        }
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import DataGeneration
 import Foundation
 import MappingModel
 import MigrationEngine
@@ -129,10 +130,18 @@ struct ProfileCommand: ParsableCommand {
     @Option(name: .long, help: ArgumentHelp("The reports folder.", valueName: "dir"))
     var out = "Reports"
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Profile a store generated with the store's shape and K times its objects instead of a copy of it.",
+            valueName: "K"))
+    var scale: Int?
+
     func validate() throws {
         guard (1...InputLimits.repetitions).contains(repetitions) else {
             throw ValidationError("--repetitions must be from 1 to \(InputLimits.repetitions)")
         }
+        if let scale, !(1...1000).contains(scale) { throw ValidationError("--scale must be from 1 to 1000") }
     }
 
     func run() throws {
@@ -166,6 +175,19 @@ struct ProfileCommand: ParsableCommand {
             ]
             if let policies = options.policies.policies { fields["policies"] = absolute(policies) }
             fields["unboundPolicies"] = options.policies.unboundPolicies.rawValue
+            if let scale {
+                // A store shaped like the user's, `scale` times larger: generated, so it may be of any size.
+                let shape = try ShapeCommand.read(store: options.store, model: options.model.model)
+                let size = shape.totalObjects * scale
+                guard (1...InputLimits.size).contains(size) else {
+                    throw InputError("--scale \(scale): \(size) objects is outside 1…\(InputLimits.size)")
+                }
+                fields["store"] = nil
+                fields["dataset"] = ["like": absolute(options.store)]
+                fields["sizes"] = ["quick": [size], "full": [size]]
+                fields["title"] =
+                    "Profile of a store shaped like " + (options.store as NSString).lastPathComponent + ", ×\(scale)"
+            }
             let yaml = try Yams.dump(object: fields)
             Interruption.remove(onInterruption: file)
             try yaml.write(toFile: file, atomically: true, encoding: .utf8)
