@@ -121,8 +121,8 @@ struct CheckCommand: ParsableCommand {
                 if json { printError(line) } else { printNow(line) }
             }
             let started = Date()
-            let history = try ModelLoader.load(path: model, order: order.isEmpty ? nil : order)
-            let checker = try ModelChecker(modelPath: model, history: history, options: options)
+            let modelHistory = try ModelLoader.load(path: model, order: order.isEmpty ? nil : order)
+            let checker = try ModelChecker(modelPath: model, history: modelHistory, options: options)
             let work = FileManager.default.temporaryDirectory.appendingPathComponent(
                 "migration-bench-check-\(getpid())")
             defer { try? FileManager.default.removeItem(at: work) }
@@ -138,7 +138,7 @@ struct CheckCommand: ParsableCommand {
             if json {
                 try printJSON(CheckJSON(outcome.check))
             } else {
-                if let dataset { Self.printShapeFallbacks(dataset: dataset, history: history) }
+                if let dataset { Self.printShapeFallbacks(dataset: dataset, history: modelHistory) }
                 print(report.text(files: files))
             }
         }
