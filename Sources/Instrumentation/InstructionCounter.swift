@@ -103,7 +103,8 @@ public enum CallgrindParts {
 
     /// The instructions of each phase, by index, from the text of callgrind's output files: each part names its
     /// trigger (`desc: Trigger: Client Request: migrationbench-phase-3`) and gives the events collected in it
-    /// (`summary: 12345`; `totals:`, the sum of the part's cost lines, only where a file has no summary).
+    /// (`summary: 12345`; `totals:`, the sum of the part's cost lines, only where a file has no summary). Parts of
+    /// threads other than the first (`thread: 2`: the memory sampler, whose work depends on time) are left out.
     public static func counts(inFiles texts: [String]) -> [Int: Int] {
         var counts: [Int: Int] = [:]
         let prefix = "desc: Trigger: Client Request: " + partName(0).dropLast()
@@ -111,9 +112,12 @@ public enum CallgrindParts {
             var index: Int?
             var summary: Int?
             var totals: Int?
+            var thread = 1
             for line in text.split(separator: "\n") {
                 let value = { line.split(separator: " ").dropFirst().first.flatMap { Int($0) } }
-                if line.hasPrefix(prefix) {
+                if line.hasPrefix("thread:") {
+                    thread = value() ?? 1
+                } else if line.hasPrefix(prefix) {
                     index = Int(String(line.dropFirst(prefix.count).filter(\.isNumber)))
                 } else if line.hasPrefix("summary:") {
                     summary = value()
@@ -121,7 +125,8 @@ public enum CallgrindParts {
                     totals = value()
                 }
             }
-            if let index, let total = summary ?? totals { counts[index] = total }
+            // With --separate-threads=yes each thread has its own part: only the measuring (main) thread's count.
+            if thread == 1, let index, let total = summary ?? totals { counts[index] = total }
         }
         return counts
     }

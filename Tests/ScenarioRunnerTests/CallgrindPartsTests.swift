@@ -25,4 +25,13 @@ struct CallgrindPartsTests {
         let text = "desc: Trigger: Client Request: \(CallgrindParts.partName(3))\ntotals: 77\n"
         #expect(CallgrindParts.counts(inFiles: [text]) == [3: 77])
     }
+
+    @Test func onlyTheMeasuringThreadsPartsCount() {
+        // With --separate-threads=yes the memory sampler's thread (2) has parts of its own, whose size depends on
+        // time: they must not be added.
+        let name = CallgrindParts.partName(0)
+        let main = "thread: 1\ndesc: Trigger: Client Request: \(name)\nsummary: 500\n"
+        let sampler = "thread: 2\ndesc: Trigger: Client Request: \(name)\nsummary: 40\n"
+        #expect(CallgrindParts.counts(inFiles: [sampler, main]) == [0: 500])
+    }
 }

@@ -33,6 +33,7 @@ struct CallgrindLauncher {
             "/usr/bin/env",
             [
                 "valgrind", "--tool=callgrind", "--callgrind-out-file=\(outFile)", "--dump-instr=no", "--dump-line=no",
+                "--separate-threads=yes",
                 "--quiet", executable,
             ] + arguments
         )
