@@ -144,7 +144,7 @@ let package = Package(
             name: "ScenarioRunnerTests",
             dependencies: [
                 "ScenarioRunner", "MigrationEngine", "MappingModel", "ObjectModel", "ReportModel", "Instrumentation",
-                "TestFixtures",
+                "DataGeneration", "TestFixtures",
             ]),
         .testTarget(
             name: "MigrationBenchCLITests",

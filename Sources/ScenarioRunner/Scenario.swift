@@ -1,6 +1,8 @@
+public import DataGeneration
 import Foundation
 public import MappingModel
 public import MigrationEngine
+import ObjectModel
 public import ReportModel
 
 /// A scenario file: a model history, the chain to migrate across, the dataset, the sizes, the modes to
@@ -22,8 +24,10 @@ public struct Scenario: Sendable, Hashable {
     public let mappings: [String]
     /// The registered policies that the policy classes named by its Xcode mapping models are bound to.
     public let policies: PolicyBindings
-    /// The dataset file, resolved; nil for the generator's defaults.
+    /// The dataset file, resolved; nil for the generator's defaults (or ``datasetValue``).
     public let dataset: String?
+    /// The dataset of a scenario built in Swift, used instead of a file.
+    public var datasetValue: Dataset? = nil
     /// A store whose shape is the dataset (`dataset: { like: store }`), resolved: read with `shape` when the
     /// scenario runs.
     public var datasetLike: String? = nil
@@ -142,6 +146,69 @@ public struct Budget: Sendable, Hashable {
 }
 
 extension Scenario {
+    /// A scenario built in Swift, as a scenario file would say it, with its dataset made in Swift (one dataset for
+    /// the whole chain: ``Dataset/applying(to:in:)`` leaves out what the first version lacks). Paths are used as
+    /// given. Run it in this process with ``CellExecution`` or check it with ``check(sizes:)``; `run`'s child
+    /// processes read scenarios from files.
+    ///
+    /// ```swift
+    /// let scenario = try Scenario(
+    ///     name: "posts", model: "Model.xcdatamodeld", chain: ["Model", "Model 2"],
+    ///     dataset: Dataset(seed: 3).attribute("Post.color", nullRatio: 0), sizes: [1_000])
+    /// ```
+    ///
+    /// - Parameters:
+    ///   - modes: the modes compared; nil chooses the path as a file without `modes.path` does
+    ///     (``StoreMigrator/automaticPath(given:chain:)`` over `mappings`).
+    ///   - sizes: the store sizes, for quick and full runs alike.
+    ///   - repetitions: runs per cell, for quick and full runs alike.
+    /// - Throws: ``ScenarioError`` for a name that is not lowercase letters, digits and dashes, or a chain
+    ///   shorter than two versions.
+    public init(
+        name: String, title: String? = nil, description: String = "", model: String, chain: [String],
+        mappings: [String] = [], policies: PolicyBindings = PolicyBindings(), dataset: Dataset = Dataset(),
+        sizes: [Int], repetitions: Int = 1, modes: ModeMatrix? = nil,
+        crossPass: CrossPassRelationships = .resolve, integrity: IntegrityExpectation = .clean,
+        budgets: [Budget] = []
+    ) throws(ScenarioError) {
+        let file = "scenario '\(name)' (built in Swift)"
+        guard !name.isEmpty, name.allSatisfy({ $0.isLowercase || $0.isNumber || $0 == "-" }) else {
+            throw ScenarioError(
+                file: file, line: nil, message: "'name' must be lowercase letters, digits and dashes, not '\(name)'")
+        }
+        guard chain.count >= 2 else {
+            throw ScenarioError(file: file, line: nil, message: "'chain' must list at least two versions, oldest first")
+        }
+        guard (1...InputLimits.sizesPerList).contains(sizes.count), sizes.allSatisfy({ (1...InputLimits.size) ~= $0 })
+        else {
+            throw ScenarioError(
+                file: file, line: nil,
+                message: "'sizes' must list 1 to \(InputLimits.sizesPerList) sizes from 1 to \(InputLimits.size)")
+        }
+        guard (1...InputLimits.repetitions).contains(repetitions) else {
+            throw ScenarioError(
+                file: file, line: nil, message: "'repetitions' must be from 1 to \(InputLimits.repetitions)")
+        }
+        self.init(
+            name: name, title: title ?? name, description: description, file: file, model: model, chain: chain,
+            mappings: mappings, policies: policies, dataset: nil, datasetLike: nil, store: nil,
+            quickSizes: sizes, fullSizes: sizes, modes: modes ?? ModeMatrix(), crossPass: crossPass,
+            quickRepetitions: repetitions, fullRepetitions: repetitions, integrity: integrity, budgets: budgets)
+        datasetValue = dataset
+        if modes?.path == nil { choosePathFromMappings() }
+    }
+
+    /// Chooses the path compared, for a scenario that names none, as ``StoreMigrator/automaticPath(given:chain:)``
+    /// chooses it from the mapping files the scenario lists (not those found beside a bundle: Core Data's to pick).
+    /// A scenario whose files do not load keeps its path; ``check(sizes:)`` names the problem.
+    mutating func choosePathFromMappings() {
+        guard let setup = try? ScenarioSetup(scenario: self), let chain = try? MigrationChain(self.chain) else {
+            return
+        }
+        let given = Array(setup.mappingModels.prefix(mappings.count))
+        modes.path = [StoreMigrator.automaticPath(given: given, chain: chain).0]
+    }
+
     /// Where the dataset's shape came from, for reports: the store of `dataset: { like: … }`, or a dataset file
     /// that `shape` wrote (its first line says so); nil for hand-written datasets.
     public var shapeOrigin: String? {

@@ -138,13 +138,7 @@ public enum ScenarioLoader {
         let pathGiven = try fields.value("modes").map { node throws(ScenarioError) in
             try ScenarioFields(node, what: "'modes'", context: context).has("path")
         }
-        if pathGiven != true, let setup = try? ScenarioSetup(scenario: scenario),
-            let chain = try? MigrationChain(scenario.chain)
-        {
-            // The mapping files the scenario lists, not those found beside a bundle (Core Data's to pick).
-            let given = Array(setup.mappingModels.prefix(scenario.mappings.count))
-            scenario.modes.path = [StoreMigrator.automaticPath(given: given, chain: chain).0]
-        }
+        if pathGiven != true { scenario.choosePathFromMappings() }
         scenario.countThresholds = try countThresholds(fields, context: context)
         scenario.instructions = try fields.bool("instructions") ?? false
         return scenario

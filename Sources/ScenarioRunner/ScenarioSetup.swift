@@ -18,7 +18,9 @@ package struct ScenarioSetup {
     init(scenario: Scenario) throws {
         self.scenario = scenario
         history = try ModelLoader.load(path: scenario.model)
-        if let store = scenario.datasetLike {
+        if let value = scenario.datasetValue {
+            dataset = value
+        } else if let store = scenario.datasetLike {
             dataset = try StoreShape.read(path: store, history: history).dataset()
         } else {
             dataset =
