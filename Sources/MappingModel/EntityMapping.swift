@@ -38,6 +38,9 @@ public struct EntityMapping: Sendable, Hashable {
     public var relationshipMappings: [PropertyMapping]
     /// The name of a registered entity migration policy.
     public var policy: String?
+    /// The policy class the mapping model named, when a binding runs it as a registered policy of another name
+    /// (`Post2ToPost3MigrationPolicy` bound to `SplitAttributeIntoEntity`); nil when ``policy`` is that name.
+    public var policyClass: String?
     /// Free-form key/value pairs.
     public var userInfo: [String: String]
     /// What the policy makes, when it is a Swift policy that declares it (set from the policy's registration or
@@ -69,6 +72,14 @@ public struct EntityMapping: Sendable, Hashable {
         self.relationshipMappings = relationshipMappings
         self.policy = policy
         self.userInfo = userInfo
+    }
+
+    /// The policy as messages name it: `policy 'SplitAttributeIntoEntity'`, or for a bound class
+    /// `policy 'Post2ToPost3MigrationPolicy' (bound to 'SplitAttributeIntoEntity')`; nil without a policy.
+    public var policyDescription: String? {
+        guard let policy else { return nil }
+        guard let policyClass, policyClass != policy else { return "policy '\(policy)'" }
+        return "policy '\(policyClass)' (bound to '\(policy)')"
     }
 
     /// What breaks the rules of the mapping's kind (an add mapping with a source, …), or nil.

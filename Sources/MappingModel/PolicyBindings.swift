@@ -129,11 +129,12 @@ public struct PolicyBindings: Sendable, Hashable {
 
 extension MappingModel {
     /// The mapping with every entity mapping whose policy class `bindings` binds renamed to its registered
-    /// policy, the binding's settings added to its user info and its declaration set.
+    /// policy (the class kept as ``EntityMapping/policyClass``, for messages), the binding's settings added to its user info and its declaration set.
     public func binding(_ bindings: PolicyBindings) -> MappingModel {
         var bound = self
         for index in bound.entityMappings.indices {
             guard let name = bound.entityMappings[index].policy, let binding = bindings.bindings[name] else { continue }
+            if binding.policy != name { bound.entityMappings[index].policyClass = name }
             bound.entityMappings[index].policy = binding.policy
             bound.entityMappings[index].userInfo.merge(binding.userInfo) { own, _ in own }
             if let declaration = binding.declaration { bound.entityMappings[index].declaration = declaration }

@@ -72,52 +72,78 @@ struct DescriptionTests {
                 """)
     }
 
-    /// The issue's typo: a built-in policy's setting naming no attribute fails before any object, naming the
-    /// mapping model file, the entity mapping, the policy and the setting.
-    @Test func aSettingWithATypoNamesFileMappingPolicyAndSetting() throws {
-        let bindings = PolicyBindings([
-            "Post2ToPost3MigrationPolicy": .init(
-                policy: "SplitAttributeIntoEntity",
-                userInfo: [
-                    "attribute": "hexColor", "entity": "Color", "targetAttribute": "hexx", "relationship": "color",
-                ])
-        ])
-        let model = try MigrationTestModel(model: Fixtures.modelBundle.path, bindings: bindings)
+    /// The error of migrating one post of version 2 to version 3 with `model`.
+    static func migrationError(_ model: MigrationTestModel) throws -> String? {
         try model.withStore(at: "CoreDataMigration_Example 2") { store in
             try store.insert("Post", ["postID": .string("a"), "hexColor": .string("#ff0000")])
-            #expect {
+            do {
                 try store.migrate()
-            } throws: { error in
-                "\(error)" == "\(Self.mappingFile): mapping 'PostToPost', policy 'SplitAttributeIntoEntity': "
-                    + "setting 'targetAttribute': 'Color' has no attribute 'hexx'"
+                return nil
+            } catch {
+                return "\(error)"
             }
         }
+    }
+
+    /// The wibosco policy class bound to the built-in split with `userInfo`.
+    static func boundToSplit(_ userInfo: [String: String]) throws -> MigrationTestModel {
+        try MigrationTestModel(
+            model: Fixtures.modelBundle.path,
+            bindings: PolicyBindings([
+                "Post2ToPost3MigrationPolicy": .init(policy: "SplitAttributeIntoEntity", userInfo: userInfo)
+            ]))
+    }
+
+    /// The issue's typo: a built-in policy's setting naming no attribute fails before any object, naming the
+    /// mapping model file, the entity mapping, the policy class the file names with the policy it is bound to,
+    /// and the setting.
+    @Test func aSettingWithATypoNamesFileMappingPolicyAndSetting() throws {
+        let model = try Self.boundToSplit([
+            "attribute": "hexColor", "entity": "Color", "targetAttribute": "hexx", "relationship": "color",
+        ])
+        #expect(
+            try Self.migrationError(model)
+                == "\(Self.mappingFile): mapping 'PostToPost', policy 'Post2ToPost3MigrationPolicy' "
+                + "(bound to 'SplitAttributeIntoEntity'): setting 'targetAttribute': 'Color' has no attribute 'hexx'")
+    }
+
+    /// A setting the binding leaves out is named with the bound class too.
+    @Test func aMissingSettingNamesTheBoundClass() throws {
+        let model = try Self.boundToSplit(["attribute": "hexColor", "entity": "Color", "targetAttribute": "hex"])
+        #expect(
+            try Self.migrationError(model)
+                == "\(Self.mappingFile): mapping 'PostToPost', policy 'Post2ToPost3MigrationPolicy' "
+                + "(bound to 'SplitAttributeIntoEntity'): setting 'relationship': needs a value (in the binding's "
+                + "or the entity mapping's userInfo)")
+    }
+
+    /// A Swift policy registered under a name of its own and bound to the Xcode class: its error names both.
+    @Test func aBoundSwiftPolicysTypoNamesTheClassAndThePolicy() throws {
+        let policies = PolicyRegistry.builtIn()
+        policies.register("PostColourPort") { Post2ToPost3MigrationPolicy(.misspeltKey) }
+        let model = try MigrationTestModel(
+            model: Fixtures.modelBundle.path, policies: policies,
+            bindings: PolicyBindings(["Post2ToPost3MigrationPolicy": .init(policy: "PostColourPort")]))
+        #expect(
+            try Self.migrationError(model)
+                == "\(Self.mappingFile): mapping 'PostToPost', policy 'Post2ToPost3MigrationPolicy' "
+                + "(bound to 'PostColourPort'): 'Color' has no property 'hexx' to set")
     }
 
     /// A Swift policy that sets a property its entity lacks: the error names where the policy ran.
     @Test func aSwiftPolicysTypoNamesFileMappingAndPolicy() throws {
-        try PolicyDeclarationTests.model(.misspeltKey).withStore(at: "CoreDataMigration_Example 2") { store in
-            try store.insert("Post", ["postID": .string("a"), "hexColor": .string("#ff0000")])
-            #expect {
-                try store.migrate()
-            } throws: { error in
-                "\(error)" == "\(Self.mappingFile): mapping 'PostToPost', policy 'Post2ToPost3MigrationPolicy': "
-                    + "'Color' has no property 'hexx' to set"
-            }
-        }
+        #expect(
+            try Self.migrationError(PolicyDeclarationTests.model(.misspeltKey))
+                == "\(Self.mappingFile): mapping 'PostToPost', policy 'Post2ToPost3MigrationPolicy': "
+                + "'Color' has no property 'hexx' to set")
     }
 
     /// A Swift policy that reads a source property its entity lacks: the error names where the policy ran.
     @Test func aSwiftPolicysSourceTypoNamesFileMappingAndPolicy() throws {
-        try PolicyDeclarationTests.model(.misspeltSource).withStore(at: "CoreDataMigration_Example 2") { store in
-            try store.insert("Post", ["postID": .string("a"), "hexColor": .string("#ff0000")])
-            #expect {
-                try store.migrate()
-            } throws: { error in
-                "\(error)" == "\(Self.mappingFile): mapping 'PostToPost', policy 'Post2ToPost3MigrationPolicy': "
-                    + "'Post' has no property 'hexColour'"
-            }
-        }
+        #expect(
+            try Self.migrationError(PolicyDeclarationTests.model(.misspeltSource))
+                == "\(Self.mappingFile): mapping 'PostToPost', policy 'Post2ToPost3MigrationPolicy': "
+                + "'Post' has no property 'hexColour'")
     }
 
     /// The library's message speaks of its own parameters, not of the command line's `--policies`.

@@ -150,10 +150,11 @@ public final class MigrationSession {
         }
     }
 
-    /// Where a policy runs, for its errors: `file: mapping 'PostToPost', policy 'P': ` (empty outside a mapping).
+    /// Where a policy runs, for its errors: `file: mapping 'PostToPost', policy 'P': `, a bound class named with
+    /// its registered policy (``EntityMapping/policyDescription``); empty outside a mapping.
     var policyPlace: String {
         guard let mapping = currentMapping?.mapping else { return "" }
-        let subject = "mapping '\(mapping.name)'" + (mapping.policy.map { ", policy '\($0)'" } ?? "")
+        let subject = "mapping '\(mapping.name)'" + (mapping.policyDescription.map { ", \($0)" } ?? "")
         return (currentFile.map { "\($0): " } ?? "") + subject + ": "
     }
 

@@ -25,7 +25,9 @@ public enum BuiltInPolicies {
     static func setting(_ key: String, of mapping: EntityMapping) throws -> String {
         guard let value = mapping.userInfo[key], !value.isEmpty else {
             throw MigrationError(
-                .policy, "entity mapping '\(mapping.name)' (policy \(mapping.policy ?? "?")) needs userInfo '\(key)'")
+                .policy,
+                "entity mapping '\(mapping.name)' (\(mapping.policyDescription ?? "no policy")) needs userInfo "
+                    + "'\(key)'")
         }
         return value
     }
