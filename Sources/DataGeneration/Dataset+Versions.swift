@@ -20,6 +20,22 @@ extension Dataset {
         }
         return result
     }
+
+    /// Whether `shape` wrote the dataset: some entry holds a measured distribution.
+    public var isShape: Bool {
+        attributes.values.contains { $0.shape != nil } || relationships.values.contains { $0.shape != nil }
+    }
+
+    /// For a dataset that `shape` wrote, the stored attributes of `version` (`Entity.attribute`) it has no entry
+    /// for — added after the shaped store's version —, which are generated with the defaults; empty for any other
+    /// dataset.
+    public func unshapedAttributes(of version: ModelVersion) -> [String] {
+        guard isShape else { return [] }
+        return version.entities.flatMap { entity in
+            entity.attributes.filter { !$0.isTransient && attributes["\(entity.name).\($0.name)"] == nil }
+                .map { "\(entity.name).\($0.name)" }
+        }
+    }
 }
 
 /// A small builder for datasets written in Swift, one entry at a time:

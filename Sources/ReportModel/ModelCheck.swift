@@ -26,11 +26,17 @@ public struct ModelCheck: Sendable, Hashable, Codable {
     /// The findings that fail CI.
     public var errors: [Finding] { findings.filter { $0.severity == .error } }
 
+    /// The findings that are reported but do not fail CI.
+    public var warnings: [Finding] { findings.filter { $0.severity == .warning } }
+
+    /// What the check assumed (``Finding/Severity/note``).
+    public var notes: [Finding] { findings.filter { $0.severity == .note } }
+
     /// The report's scenario name of the chain from `origin`: each store a check generates at `origin` is a cell
     /// of it.
     package static func scenarioName(origin: String) -> String { "from \(origin)" }
 
-    /// Errors first, then in the order found; one finding per code, steps, entity and property.
+    /// Errors first, then warnings, then notes, each in the order found; one finding per code, steps, entity and property.
     package static func sorted(_ findings: [Finding]) -> [Finding] {
         var seen: Set<[String?]> = []
         let unique = findings.filter { seen.insert([$0.code, $0.from, $0.to, $0.entity, $0.property]).inserted }
@@ -47,9 +53,20 @@ public struct Finding: Sendable, Hashable, Codable {
         case error
         /// Reported; does not fail CI.
         case warning
+        /// What the check assumed, for the reader (such as attributes a shape has no entry for, generated with the
+        /// defaults); neither wrong nor risky.
+        case note
 
-        /// Errors sort first.
-        public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs == .error && rhs == .warning }
+        /// Errors first, then warnings, then notes.
+        public static func < (lhs: Severity, rhs: Severity) -> Bool { lhs.rank < rhs.rank }
+
+        private var rank: Int {
+            switch self {
+            case .error: 0
+            case .warning: 1
+            case .note: 2
+            }
+        }
     }
 
     /// The kind of finding, stable across releases, such as `needsMappingModel`.

@@ -1,4 +1,5 @@
 import Foundation
+import TestFixtures
 import Testing
 
 /// `migration-bench shape`: a dataset file from a store, which `generate` reads; a store the model does not fit
@@ -76,22 +77,45 @@ struct ShapeCommandTests {
     }
 
     /// `check --dataset <shape>`: the shape serves every version; what a later version adds is generated with
-    /// the defaults, and the output says which attributes.
+    /// the defaults, and a `shapeDefaults` note says which attributes, in the text, in `--json` and in every
+    /// report file; a hand-written dataset gets none.
     @Test func checkWithAShapeNotesTheDefaults() throws {
         try Executable.withTemporaryFolder { folder in
             let store = try Self.copy("CoreDataMigration_Example_1.sqlite", into: folder)
             let dataset = folder.appendingPathComponent("shape.yaml").path
             let shape = try Executable.run(["shape", store, "--model", Self.bundle, "--output", dataset], in: folder)
             #expect(shape.status == 0, "\(shape.error)")
-            let check = try Executable.run(
-                [
-                    "check", Self.bundle, "--mapping", Executable.fixtures.appendingPathComponent("Mappings").path,
-                    "--dataset", dataset, "--sizes", "1001", "--to", "CoreDataMigration_Example 2",
-                ], in: folder)
-            #expect(check.status == 0, "\(check.output)\(check.error)")
+            func check(_ dataset: String, _ more: [String]) throws -> Executable.Run {
+                try Executable.run(
+                    [
+                        "check", Self.bundle, "--mapping", Executable.fixtures.appendingPathComponent("Mappings").path,
+                        "--dataset", dataset, "--sizes", "1001", "--to", "CoreDataMigration_Example 2",
+                    ] + more, in: folder)
+            }
+            let text = try check(dataset, ["--out", folder.appendingPathComponent("out").path])
+            #expect(text.status == 0, "\(text.output)\(text.error)")
+            let line = "note: shapeDefaults: CoreDataMigration_Example 2: the shape \(dataset) has no Post.hexColor"
+            #expect(text.output.contains(line + ": generated with the defaults"), "\(text.output)")
+            #expect(!text.output.contains("note: shapeDefaults: CoreDataMigration_Example:"))
+            #expect(text.output.contains(", 1 note(s); "))
+            let latest = folder.appendingPathComponent("out/latest")
+            for file in ["report.json", "index.html", "summary.md"] {
+                let content = try String(contentsOf: latest.appendingPathComponent(file), encoding: .utf8)
+                #expect(content.contains("shapeDefaults") && content.contains("has no Post.hexColor"), "\(file)")
+            }
+
+            let json = try check(dataset, ["--json"])
+            let findings = try #require(try json.json()["findings"] as? [[String: Any]])
+            let notes = findings.filter { $0["code"] as? String == "shapeDefaults" }
+            #expect(notes.count == 1 && notes[0]["severity"] as? String == "note", "\(findings)")
+            #expect(notes.first?["from"] as? String == "CoreDataMigration_Example 2")
             #expect(
-                check.output.contains("note: CoreDataMigration_Example 2: the shape \(dataset) has no Post.hexColor"))
-            #expect(!check.output.contains("note: CoreDataMigration_Example:"))
+                notes.first?["message"] as? String
+                    == "the shape \(dataset) has no Post.hexColor: generated with the defaults")
+
+            let plain = try write("seed: 3\n", to: "plain.yaml", in: folder)
+            let hand = try #require(try check(plain, ["--json"]).json()["findings"] as? [[String: Any]])
+            #expect(!hand.contains { $0["code"] as? String == "shapeDefaults" })
         }
     }
 }

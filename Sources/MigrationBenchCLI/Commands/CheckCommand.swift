@@ -1,5 +1,4 @@
 import ArgumentParser
-import DataGeneration
 import Foundation
 import ObjectModel
 import ReportModel
@@ -21,7 +20,7 @@ struct CheckCommand: ParsableCommand {
             way. Every step is verified and measured. \
             Findings, each with a stable code and a severity: needsMappingModel, needsValue, dataLoss, \
             staleMappingModel, invalidMappingModel, identicalVersionHashes, mappingModelSkipsVersions, \
-            backwardMappingModel, pathsDiffer, policyNotSimulated, verificationFailed, migrationFailed, overTimeBudget, overMemoryBudget. Exit \
+            backwardMappingModel, pathsDiffer, policyNotSimulated, shapeDefaults (a note), verificationFailed, migrationFailed, overTimeBudget, overMemoryBudget. Exit \
             codes: 0 clean (warnings allowed), 1 bad input, 2 an error finding, 3 only budgets exceeded. JSON: \
             {"model", "current", \
             "steps": [{"from", "to", "kind", "mapping", "outcome", "seconds", "peakHeapBytes"}], "findings": \
@@ -138,31 +137,9 @@ struct CheckCommand: ParsableCommand {
             if json {
                 try printJSON(CheckJSON(outcome.check))
             } else {
-                if let dataset { Self.printShapeFallbacks(dataset: dataset, history: modelHistory) }
                 print(report.text(files: files))
             }
         }
         if exitCode != 0 { throw ExitCode(exitCode) }
-    }
-}
-
-extension CheckCommand {
-    /// For a dataset that `shape` wrote: per version, the attributes it has no entry for (added after the shaped
-    /// store's version), which are generated with the defaults.
-    static func printShapeFallbacks(dataset path: String, history: ModelHistory) {
-        guard let dataset = try? Dataset.load(path: path),
-            dataset.attributes.values.contains(where: { $0.shape != nil })
-                || dataset.relationships.values.contains(where: { $0.shape != nil })
-        else { return }
-        for version in history.versions {
-            let missing = version.entities.flatMap { entity in
-                entity.attributes.filter { !$0.isTransient && dataset.attributes["\(entity.name).\($0.name)"] == nil }
-                    .map { "\(entity.name).\($0.name)" }
-            }
-            guard !missing.isEmpty else { continue }
-            print(
-                "note: \(version.name): the shape \(path) has no \(missing.joined(separator: ", ")): generated with the "
-                    + "defaults")
-        }
     }
 }

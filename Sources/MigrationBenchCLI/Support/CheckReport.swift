@@ -39,7 +39,8 @@ struct CheckReport {
         let verdict = report.verdict
         lines.append(
             "\(verdict.passed ? "PASSED" : "FAILED") — \(check.model) to \(check.current): \(check.steps.count) "
-                + "step(s) run, \(errors) error(s), \(check.findings.count - errors) warning(s); "
+                + "step(s) run, \(errors) error(s), \(check.warnings.count) warning(s)"
+                + (check.notes.isEmpty ? "" : ", \(check.notes.count) note(s)") + "; "
                 + String(
                     format: "migrations %.2f s, verifications %.2f s, check's own overhead %.2f s (%.1f%% of them); "
                         + "exit code %d", outcome.stepSeconds, outcome.verifySeconds, outcome.overheadSeconds,

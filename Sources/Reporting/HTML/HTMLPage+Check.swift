@@ -6,7 +6,8 @@ extension HTMLPage {
         /// One finding.
         struct FindingRow {
             let severity: String
-            let isError: Bool
+            /// The chip's class: an error as an integrity failure, a warning as a warning, a note plain.
+            let chip: String
             let code: String
             let steps: String
             let subject: String
@@ -27,6 +28,10 @@ extension HTMLPage {
             let verifyTime: String
         }
 
+        static let chips: [Finding.Severity: String] = [
+            .error: "status-integrity-failure", .warning: "chip-warn", .note: "comparison-unchanged",
+        ]
+
         let model: String
         let current: String
         let findings: [FindingRow]
@@ -37,7 +42,7 @@ extension HTMLPage {
             current = check.current
             findings = check.findings.map {
                 FindingRow(
-                    severity: $0.severity.rawValue, isError: $0.severity == .error, code: $0.code, steps: $0.steps,
+                    severity: $0.severity.rawValue, chip: Self.chips[$0.severity] ?? "", code: $0.code, steps: $0.steps,
                     subject: $0.subject.isEmpty ? "—" : $0.subject, message: $0.message)
             }
             steps = check.steps.map { step in
@@ -65,7 +70,7 @@ extension HTMLTemplate {
             <thead><tr><th>Severity</th><th>Code</th><th>Steps</th><th>Where</th><th>Finding</th></tr></thead>
             <tbody>
             {{#findings}}
-            <tr><td><span class="chip {{#isError}}status-integrity-failure{{/isError}}{{^isError}}chip-warn{{/isError}}">{{severity}}</span></td>
+            <tr><td><span class="chip {{chip}}">{{severity}}</span></td>
               <td><code>{{code}}</code></td><td>{{steps}}</td><td>{{subject}}</td><td>{{message}}</td></tr>
             {{/findings}}
             {{^findings}}<tr><td colspan="5" class="muted">No findings.</td></tr>{{/findings}}

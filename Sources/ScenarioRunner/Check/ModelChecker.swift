@@ -103,7 +103,23 @@ public struct ModelChecker {
             history: history, chain: chain, links: links, mappingModels: mappings.models, policies: options.policies,
             inferenceSource: { try? direct.inferenceSource(for: $0, to: $1) })
         blocked = found.blocked
-        staticFindings = mappings.findings + found.findings
+        staticFindings =
+            mappings.findings + found.findings
+            + Self.shapeNotes(dataset, file: options.dataset, chain: chain, history: history)
+    }
+
+    /// For a dataset that `shape` wrote, one note per version of the chain naming the attributes it has no entry
+    /// for (added after the shaped store's version), which the check generates with the defaults.
+    static func shapeNotes(_ dataset: Dataset, file: String?, chain: [String], history: ModelHistory) -> [Finding] {
+        let shape = file.map { "the shape \(DisplayPath.of($0))" } ?? "the shape"
+        return chain.compactMap { name in
+            guard let version = history.version(named: name) else { return nil }
+            let missing = dataset.unshapedAttributes(of: version)
+            guard !missing.isEmpty else { return nil }
+            return Finding(
+                code: "shapeDefaults", severity: .note, from: name, to: nil, entity: nil, property: nil,
+                message: "\(shape) has no \(missing.joined(separator: ", ")): generated with the defaults")
+        }
     }
 
     /// The version stores migrate to.
