@@ -13,14 +13,21 @@ public struct ModelCheck: Sendable, Hashable, Codable {
     public var steps: [CheckStep]
     /// What is wrong or risky, errors first.
     public var findings: [Finding]
+    /// With the progressive strategy, the walk of each store that Core Data's single step takes straight to
+    /// ``current`` past an intermediate version: the consecutive steps an app that migrates step by step runs
+    /// instead, each a step of ``steps``. Nil without the progressive strategy (and in older reports).
+    public var walks: [Walk]?
 
     /// Creates a check result.
-    public init(model: String, current: String, sizes: [Int], steps: [CheckStep], findings: [Finding]) {
+    public init(
+        model: String, current: String, sizes: [Int], steps: [CheckStep], findings: [Finding], walks: [Walk]? = nil
+    ) {
         self.model = model
         self.current = current
         self.sizes = sizes
         self.steps = steps
         self.findings = findings
+        self.walks = walks
     }
 
     /// The findings that fail CI.

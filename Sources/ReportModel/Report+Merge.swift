@@ -175,7 +175,8 @@ extension Report {
         return cells
     }
 
-    /// A check's findings and steps from every shard: steps in the order of their cells, findings without repeats.
+    /// A check's findings and steps from every shard: steps in the order of their cells, findings without repeats,
+    /// the `pathsDiffer` ones found again over all the steps.
     private static func mergedCheck(_ reports: [Report], cells: [Cell]) -> ModelCheck {
         let checks = reports.compactMap(\.check)
         let place = Dictionary(
@@ -188,7 +189,10 @@ extension Report {
         }.map(\.element)
         var check = checks[0]
         check.steps = steps
-        check.findings = ModelCheck.sorted(checks.flatMap(\.findings))
+        // Where the two paths of a store part is decided again over every shard's steps: a shard saw only the
+        // walks whose steps all fell to it.
+        check.findings = ModelCheck.sorted(
+            checks.flatMap(\.findings).filter { $0.code != ModelCheck.pathsDifferCode } + check.pathDifferences())
         return check
     }
 

@@ -202,4 +202,55 @@ struct ShardRunTests {
                     == canonical((expected["check"] as? [String: Any])?["findings"]))
         }
     }
+
+    /// check --strategy progressive --shard: where a store's two paths end differently (pathsDiffer) is found
+    /// over every shard's steps when they are merged, not only where one shard ran the single step and every step
+    /// of the walk. Version 1's single step to 4 fails (Book.isbn, required without default), the walk 1 → 2
+    /// (default 'none') → 3 → 4 passes.
+    @Test func pathsDifferAcrossShardsIsFoundWhenMerged() throws {
+        try Executable.withTemporaryFolder { folder in
+            let book = { (attributes: String) in
+                "    entities:\n      - name: Book\n        attributes: [\(attributes)]\n"
+            }
+            let isbn = "{ name: isbn, type: String }"
+            let model = folder.appendingPathComponent("model.yaml").path
+            try
+                ("versions:\n  - name: V1\n" + book("{ name: title, type: String }") + "  - name: V2\n"
+                + book("{ name: title, type: String }, { name: isbn, type: String, default: none }") + "  - name: V3\n"
+                + book("{ name: title, type: String }, \(isbn), { name: pages, type: Integer 32, optional: true }")
+                + "  - name: V4\n"
+                + book(
+                    "{ name: title, type: String }, \(isbn), { name: pages, type: Integer 32, optional: true }, "
+                        + "{ name: note, type: String, optional: true }"))
+                .write(toFile: model, atomically: true, encoding: .utf8)
+            let common = ["check", model, "--sizes", "20,40", "--strategy", "progressive"]
+            let whole = try Executable.run(common + ["--out", folder.appendingPathComponent("whole").path], in: folder)
+            let expected = try findings(folder.appendingPathComponent("whole/latest/report.json").path)
+            #expect(expected.contains { $0.hasPrefix("warning pathsDiffer V1 → V4") }, "\(expected) \(whole.error)")
+            var outs: [String] = []
+            var seenByShards: [String] = []
+            for index in 1...3 {
+                let out = folder.appendingPathComponent("shard-\(index)").path
+                _ = try Executable.run(common + ["--shard", "\(index)/3", "--out", out], in: folder)
+                seenByShards += try findings("\(out)/latest/report.json").filter { $0.contains("pathsDiffer") }
+                outs.append(out)
+            }
+            // The case this test is for: no shard ran both paths of version 1's store at every size.
+            #expect(seenByShards.count < expected.count { $0.contains("pathsDiffer") }, "\(seenByShards)")
+            let merge = try Executable.run(
+                ["merge"] + outs + ["--out", folder.appendingPathComponent("m").path], in: folder)
+            #expect(merge.status == whole.status, "\(merge.error)")
+            #expect(try findings(folder.appendingPathComponent("m/report.json").path).sorted() == expected.sorted())
+        }
+    }
+
+    /// A check report's findings, one line each: severity, code, steps and message.
+    private func findings(_ path: String) throws -> [String] {
+        let check = try report(path)["check"] as? [String: Any]
+        return (check?["findings"] as? [[String: Any]] ?? []).map { finding in
+            let steps = [finding["from"], finding["to"]].compactMap { $0 as? String }.joined(separator: " → ")
+            return [finding["severity"], finding["code"], steps, finding["message"]].map { "\($0 ?? "")" }
+                .joined(separator: " ")
+        }
+    }
 }

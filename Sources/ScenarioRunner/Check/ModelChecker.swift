@@ -162,10 +162,11 @@ public struct ModelChecker {
             cells.append(try runner.run(link, size: size, folder: work, event: event))
         }
         let total = (ContinuousClock.now - started).seconds
-        let findings = ModelCheck.sorted(
-            (staticFindings + runner.findings).map(onTheAppsPath) + pathDifferences(runner.steps))
-        let check = ModelCheck(
-            model: modelPath, current: target, sizes: options.sizes, steps: runner.steps, findings: findings)
+        var check = ModelCheck(
+            model: modelPath, current: target, sizes: options.sizes, steps: runner.steps, findings: [],
+            walks: Self.walks(chain: chain, history: history, links: links, progressive: progressive))
+        check.findings = ModelCheck.sorted(
+            (staticFindings + runner.findings).map(onTheAppsPath) + check.pathDifferences())
         return Outcome(
             check: check, cells: cells, scenarios: links.map(summary),
             overheadSeconds: max(0, total - runner.measuredSeconds), stepSeconds: runner.stepSeconds,
@@ -208,41 +209,17 @@ public struct ModelChecker {
         return warning
     }
 
-    /// Where a store's two paths end differently: Core Data's single step from its version, and the
-    /// progressive walk from it (the consecutive steps, each run on a store generated at its source version).
-    private func pathDifferences(_ steps: [CheckStep]) -> [Finding] {
-        guard progressive else { return [] }
-        var findings: [Finding] = []
-        for size in options.sizes {
-            let ran = steps.filter { $0.size == size }
-            let consecutive = Dictionary(
-                ran.filter { chain.firstIndex(of: $0.to) == chain.firstIndex(of: $0.from).map { $0 + 1 } }
-                    .map { ($0.from, $0) }, uniquingKeysWith: { first, _ in first })
-            for direct in ran where direct.to == target {
-                guard let start = chain.firstIndex(of: direct.from), start + 1 < chain.count - 1 else { continue }
-                let links = zip(chain[start...], chain[start...].dropFirst()).filter {
-                    !history.areIdentical($0.0, $0.1)
-                }
-                let walk = links.compactMap { consecutive[$0.0] }
-                guard walk.count == links.count else { continue }
-                // The walk stops at its first step that does not pass.
-                let broken = walk.first { $0.outcome != .passed }
-                guard (direct.outcome == .passed) != (broken == nil) else { continue }
-                let message =
-                    broken.map { step in
-                        "a store at \(direct.from): Core Data's single step to \(target) passes, but the progressive "
-                            + "walk fails at \(step.from) → \(step.to) (\(step.outcome.rawValue)): an app that "
-                            + "migrates step by step loses what Core Data keeps"
-                    }
-                    ?? ("a store at \(direct.from): Core Data's single step to \(target) ends "
-                        + "\(direct.outcome.rawValue), while every step of the progressive walk passes")
-                findings.append(
-                    Finding(
-                        code: "pathsDiffer", severity: .warning, from: direct.from, to: target, entity: nil,
-                        property: nil, message: message + " (\(size) objects per entity)"))
+    /// With the progressive strategy, the consecutive steps that take each store past an intermediate version
+    /// to the target, whose end ``ModelCheck/pathDifferences()`` compares with Core Data's single step.
+    static func walks(chain: [String], history: ModelHistory, links: [Link], progressive: Bool) -> [ModelCheck.Walk]? {
+        guard progressive else { return nil }
+        return links.compactMap { link in
+            guard link.isDirect, let start = chain.firstIndex(of: link.from), start + 1 < chain.count - 1 else {
+                return nil
             }
+            let steps = zip(chain[start...], chain[start...].dropFirst()).filter { !history.areIdentical($0.0, $0.1) }
+            return ModelCheck.Walk(origin: link.from, steps: steps.map { ModelCheck.Walk.Step(from: $0.0, to: $0.1) })
         }
-        return findings
     }
 
     /// The report's scenario name of the step `link`.
