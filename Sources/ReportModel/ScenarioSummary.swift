@@ -32,14 +32,22 @@ public struct ScenarioSummary: Sendable, Hashable, Codable {
     public var chain: [String]
     /// The steps between consecutive versions of ``chain``.
     public var steps: [Step]
+    /// What the scenario's files raise before any cell runs, such as a `policyNotSimulated` warning for an entity
+    /// mapping whose policy class runs as the base policy (`unboundPolicies: base`); nil when nothing (and in older
+    /// reports).
+    public var findings: [Finding]?
 
     /// Creates a scenario summary.
-    public init(name: String, title: String, description: String, file: String, chain: [String], steps: [Step]) {
+    public init(
+        name: String, title: String, description: String, file: String, chain: [String], steps: [Step],
+        findings: [Finding]? = nil
+    ) {
         self.name = name
         self.title = title
         self.description = description
         self.file = file
         self.chain = chain
         self.steps = steps
+        self.findings = findings
     }
 }

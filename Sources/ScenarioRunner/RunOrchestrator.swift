@@ -109,11 +109,14 @@ public struct RunOrchestrator {
         return result
     }
 
-    /// The report's summary of each scenario: its chain and the steps of its first path.
+    /// The report's summary of each scenario: its chain, the steps of its first path, and a `policyNotSimulated`
+    /// warning for each entity mapping run with the base policy (`unboundPolicies: base`).
     public func summaries() -> [ScenarioSummary] {
         scenarios.map { scenario in
             let plans = (try? scenario.check()) ?? [:]
             let plan = plans[.chained] ?? plans.values.first
+            let setup = try? ScenarioSetup(scenario: scenario)
+            let findings = (setup?.unboundPolicies ?? []).map { $0.finding(among: setup?.mappingModels ?? []) }
             return ScenarioSummary(
                 name: scenario.name, title: scenario.title,
                 description: [scenario.description, scenario.shapeOrigin].compactMap { $0 }
@@ -123,7 +126,7 @@ public struct RunOrchestrator {
                     ScenarioSummary.Step(
                         from: step.from, to: step.to, kind: step.kind.rawValue,
                         mapping: step.kind == .heavyweight ? step.mappingModels.first?.file.map(DisplayPath.of) : nil)
-                })
+                }, findings: findings.isEmpty ? nil : findings)
         }
     }
 }

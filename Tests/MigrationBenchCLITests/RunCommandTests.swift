@@ -54,6 +54,54 @@ struct RunCommandTests {
         }
     }
 
+    /// A scenario whose mapping model names a policy class bound to nothing, run with `unboundPolicies: base`
+    /// (CoreDataPlus's V2toV3 and its `V2to3MakerPolicy`): the policyNotSimulated warning, naming the class and
+    /// the entity mapping, reaches every report of the run and its standard error; the cells pass.
+    @Test func policyNotSimulatedReachesTheRunsReports() throws {
+        try Executable.withTemporaryFolder { folder in
+            let plus = Executable.packageRoot.appendingPathComponent("Tests/TestFixtures/Fixtures/coredataplus").path
+            let path = folder.appendingPathComponent("base-policy.yaml").path
+            try """
+            name: base-policy
+            title: An unbound policy run as the base policy
+            model: \(plus)/SampleModel/SampleModel.xcdatamodeld
+            chain: [SampleModel2, SampleModel3]
+            mappings: [\(plus)/SampleModel/MappingModels/V2toV3.xcmappingmodel]
+            unboundPolicies: base
+            sizes: { quick: [30], full: [30] }
+            repetitions: { quick: 1, full: 1 }
+            """.write(toFile: path, atomically: true, encoding: .utf8)
+            let reports = folder.appendingPathComponent("reports").path
+            let run = try Executable.run(["run", path, "--quick", "--out", reports], in: folder)
+            #expect(run.status == 0, "\(run.error)")
+            let warning = "warning: policyNotSimulated: base-policy: entity mapping '"
+            #expect(
+                run.errorLines.contains { $0.hasPrefix(warning) && $0.contains("'V2to3MakerPolicy'") }, "\(run.error)")
+            let latest = reports + "/latest"
+            let report = try #require(
+                try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(latest)/report.json")))
+                    as? [String: Any])
+            let scenarios = try #require(report["scenarios"] as? [[String: Any]])
+            let findings = try #require(scenarios.first?["findings"] as? [[String: Any]])
+            #expect(!findings.isEmpty)
+            #expect(
+                findings.allSatisfy {
+                    $0["code"] as? String == "policyNotSimulated" && $0["severity"] as? String == "warning"
+                })
+            #expect(findings.allSatisfy { ($0["message"] as? String ?? "").contains("'V2to3MakerPolicy'") })
+            #expect(
+                findings.allSatisfy { $0["from"] as? String == "SampleModel2" && $0["to"] as? String == "SampleModel3" }
+            )
+            let files = try ["index.html", "summary.md", "junit.xml"].map {
+                try String(contentsOfFile: "\(latest)/\($0)", encoding: .utf8)
+            }
+            #expect(files.allSatisfy { $0.contains("policyNotSimulated") })
+            #expect(files[0].contains("V2to3MakerPolicy") && files[1].contains("V2to3MakerPolicy"))
+            #expect(files[1].contains("| warning | policyNotSimulated | base-policy | SampleModel2 → SampleModel3 |"))
+            #expect(!files[2].contains("<failure type=\"policyNotSimulated\""), "a warning fails nothing")
+        }
+    }
+
     @Test func anExceededBudgetExitsThree() throws {
         try Executable.withTemporaryFolder { folder in
             let run = try Executable.run(

@@ -137,6 +137,12 @@ struct ReportRun {
             launches += 1
             return CellLauncher.launch(spec, folder: "\(work)/\(launches)", callgrind: callgrind)
         }
+        let summaries = orchestrator.summaries()
+        for summary in summaries {
+            for finding in summary.findings ?? [] {
+                printError("\(finding.severity.rawValue): \(finding.code): \(summary.name): \(finding.message)")
+            }
+        }
         let cells = orchestrator.run { display.show($0) }
         display.finish()
 
@@ -145,7 +151,7 @@ struct ReportRun {
             durationSeconds: Date().timeIntervalSince(started), command: command,
             environment: EnvironmentProbe.current(
                 jemallocVersion: JemallocHeap.make()?.allocatorDescription, buildConfiguration: Self.configuration),
-            scenarios: orchestrator.summaries(), cells: cells, baseline: nil,
+            scenarios: summaries, cells: cells, baseline: nil,
             verdict: Verdict.decide(cells: cells, baseline: nil), shard: orchestrator.shardRecord())
         if let baselineReport, let baseline {
             report.applyBaseline(report.compare(to: baselineReport, baselineFile: baseline))

@@ -13,4 +13,9 @@ extension Report {
             return (summary, cells.filter { $0.scenario == name })
         }
     }
+
+    /// The findings of the scenarios (such as `policyNotSimulated`), each with its scenario's name.
+    var scenarioFindings: [(scenario: String, finding: Finding)] {
+        scenarios.flatMap { scenario in (scenario.findings ?? []).map { (scenario.name, $0) } }
+    }
 }

@@ -40,11 +40,7 @@ extension HTMLPage {
         init(_ check: ModelCheck) {
             model = check.model
             current = check.current
-            findings = check.findings.map {
-                FindingRow(
-                    severity: $0.severity.rawValue, chip: Self.chips[$0.severity] ?? "", code: $0.code, steps: $0.steps,
-                    subject: $0.subject.isEmpty ? "—" : $0.subject, message: $0.message)
-            }
+            findings = check.findings.map(FindingRow.init)
             steps = check.steps.map { step in
                 StepRow(
                     origin: step.origin, size: Format.count(step.size), step: "\(step.from) → \(step.to)",
@@ -58,25 +54,38 @@ extension HTMLPage {
     }
 }
 
+extension HTMLPage.Check.FindingRow {
+    init(_ finding: Finding) {
+        self.init(
+            severity: finding.severity.rawValue, chip: HTMLPage.Check.chips[finding.severity] ?? "", code: finding.code,
+            steps: finding.steps, subject: finding.subject.isEmpty ? "—" : finding.subject, message: finding.message)
+    }
+}
+
 extension HTMLTemplate {
+    /// A table of `findings` (a check's, or a scenario's).
+    static let findings = """
+        <div class="table-wrap">
+        <table>
+          <thead><tr><th>Severity</th><th>Code</th><th>Steps</th><th>Where</th><th>Finding</th></tr></thead>
+          <tbody>
+          {{#findings}}
+          <tr><td><span class="chip {{chip}}">{{severity}}</span></td>
+            <td><code>{{code}}</code></td><td>{{steps}}</td><td>{{subject}}</td><td>{{message}}</td></tr>
+          {{/findings}}
+          {{^findings}}<tr><td colspan="5" class="muted">No findings.</td></tr>{{/findings}}
+          </tbody>
+        </table>
+        </div>
+        """
+
     /// The check's section: findings, then every step.
     static let checkSection = """
         {{#check}}
         <section class="card">
           <h2>Findings</h2>
           <p class="meta"><code>{{model}}</code> to {{current}}</p>
-          <div class="table-wrap">
-          <table>
-            <thead><tr><th>Severity</th><th>Code</th><th>Steps</th><th>Where</th><th>Finding</th></tr></thead>
-            <tbody>
-            {{#findings}}
-            <tr><td><span class="chip {{chip}}">{{severity}}</span></td>
-              <td><code>{{code}}</code></td><td>{{steps}}</td><td>{{subject}}</td><td>{{message}}</td></tr>
-            {{/findings}}
-            {{^findings}}<tr><td colspan="5" class="muted">No findings.</td></tr>{{/findings}}
-            </tbody>
-          </table>
-          </div>
+          {{> findings}}
         </section>
         <section class="card">
           <h2>Steps, version by version</h2>

@@ -52,6 +52,8 @@ struct HTMLPage {
         let description: String
         let file: String
         let chain: String
+        /// What the scenario's files raise before it runs, such as `policyNotSimulated` warnings.
+        let findings: [Check.FindingRow]
         let charts: [ChartView]
         let cells: [CellDetail]
     }
@@ -154,6 +156,7 @@ extension HTMLPage.Scenario {
         description = summary.description
         file = summary.file
         chain = summary.chain.joined(separator: " → ")
+        findings = (summary.findings ?? []).map(HTMLPage.Check.FindingRow.init)
         charts = SizeCharts(cells: cells).views()
         let largest = cells.map(\.size).max()
         self.cells = cells.map { HTMLPage.CellDetail($0, open: $0.status != .passed || $0.size == largest) }

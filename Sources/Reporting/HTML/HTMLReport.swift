@@ -15,7 +15,7 @@ public enum HTMLReport {
         let templates = [
             "page": HTMLTemplate.page, "style": HTMLTemplate.style, "chip": HTMLTemplate.chip,
             "cell": HTMLTemplate.cell, "chart": HTMLTemplate.chart, "budgets": HTMLTemplate.budgets,
-            "check": HTMLTemplate.checkSection,
+            "check": HTMLTemplate.checkSection, "findings": HTMLTemplate.findings,
         ]
         var library = MustacheLibrary()
         for (name, text) in templates {

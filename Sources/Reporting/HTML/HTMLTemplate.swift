@@ -126,6 +126,9 @@ enum HTMLTemplate {
           <h2>{{title}} <span class="scenario-name">{{name}}</span></h2>
           <p>{{description}}</p>
           <p class="meta">{{^empty(file)}}<code>{{file}}</code> · {{/empty(file)}}chain {{chain}}</p>
+          {{^empty(findings)}}
+          {{> findings}}
+          {{/empty(findings)}}
           <div class="charts">
             {{#charts}}{{> chart}}{{/charts}}
           </div>

@@ -3,17 +3,19 @@ public import ReportModel
 
 /// Writes `junit.xml` for CI: one `<testsuite>` per scenario and one `<testcase>` per cell, named by the cell's
 /// identifier and timed by its median total wall time. Integrity failures, exceeded budgets and regressions are
-/// `<failure>`s; crashed cells and cells that could not run are `<error>`s. A check's report starts with a
-/// `findings` suite: a test case per finding, a `<failure>` for each of severity error.
+/// `<failure>`s; crashed cells and cells that could not run are `<error>`s. A check's report, or a run's whose
+/// scenarios raise findings, starts with a `findings` suite: a test case per finding, a `<failure>` for each of
+/// severity error.
 public enum JUnitReport {
     /// The JUnit XML document for `report`.
     public static func render(_ report: Report) -> String {
         let regressions = report.baseline?.regressionsByCell ?? [:]
-        let findings = report.check.map { check in
-            [Suite(name: "findings", cases: check.findings.map(TestCase.init))]
-        }
+        // A check's findings, or a run's scenarios' (warnings such as policyNotSimulated).
+        let found = report.check?.findings ?? report.scenarioFindings.map(\.finding)
+        let findings =
+            report.check != nil || !found.isEmpty ? [Suite(name: "findings", cases: found.map(TestCase.init))] : []
         let suites =
-            (findings ?? [])
+            findings
             + report.scenarioGroups.map { group in
                 Suite(
                     name: group.summary.name,

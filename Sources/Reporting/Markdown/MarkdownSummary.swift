@@ -25,6 +25,17 @@ public enum MarkdownSummary {
                 })
             lines += ["", "### Stores", ""]
         }
+        let scenarioFindings = report.scenarioFindings
+        if !scenarioFindings.isEmpty {
+            lines += ["### Findings", ""]
+            lines += table(
+                header: ["Severity", "Code", "Scenario", "Steps", "Finding"],
+                alignments: "| --- | --- | --- | --- | --- |",
+                rows: scenarioFindings.map { scenario, finding in
+                    [finding.severity.rawValue, finding.code, scenario, finding.steps, finding.message]
+                })
+            lines += ["", "### Cells", ""]
+        }
         lines += table(
             header: ["Status", "Scenario", "Size", "Mode", "Total time", "Floor ratio", "Peak heap", "Verification"],
             alignments: "| --- | --- | ---: | --- | ---: | ---: | ---: | --- |",

@@ -52,13 +52,7 @@ struct CheckedMappings {
     mutating func runUnboundPolicies(_ choice: UnboundPolicies, registered: Set<String>) {
         let (run, unbound) = choice.apply(to: models, registered: registered)
         models = run
-        for policy in unbound {
-            let model = run.first { ($0.file ?? $0.name) == policy.mappingModel }
-            findings.append(
-                Finding(
-                    code: "policyNotSimulated", severity: .warning, from: model?.sourceVersion,
-                    to: model?.destinationVersion, entity: nil, property: nil, message: policy.message))
-        }
+        findings += unbound.map { $0.finding(among: run) }
     }
 
     /// The files a `--mapping` path stands for: itself, or the mapping files in a folder, in path order.
@@ -112,5 +106,15 @@ struct CheckedMappings {
             message:
                 "\(file): the mapping model skips \(skipped.joined(separator: ", ")): Core Data runs it for a store "
                 + "at '\(from)' migrated straight to '\(to)', a progressive migration never runs it")
+    }
+}
+
+extension UnboundPolicy {
+    /// The `policyNotSimulated` warning for this entity mapping, whose mapping model is among `models`.
+    func finding(among models: [MappingModel]) -> Finding {
+        let model = models.first { ($0.file ?? $0.name) == mappingModel }
+        return Finding(
+            code: "policyNotSimulated", severity: .warning, from: model?.sourceVersion, to: model?.destinationVersion,
+            entity: nil, property: nil, message: message)
     }
 }
