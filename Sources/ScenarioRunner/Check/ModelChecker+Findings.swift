@@ -86,8 +86,12 @@ extension ModelChecker {
         }
     }
 
-    /// Two versions with the same entity hashes: Core Data sees no change between them, so a store at the
-    /// earlier is never migrated to the later, and renaming identifiers the later sets are never applied.
+    /// Two versions with the same entity hashes: one version to Core Data, which runs no step between them and
+    /// places a store of either at the one its step needs. A renaming identifier that only the later sets is
+    /// therefore never a loss by itself: Core Data's single step from such a store starts at the oldest of them
+    /// whose identifiers lose nothing (lightweight.md (g), Wire 2.46/2.47's stray `Conversation` identifier, whose
+    /// stores keep every conversation), and where none does, the step's own `dataLoss` finding says so. A warning,
+    /// then, never an error; a progressive walk that differs has its `pathsDiffer`.
     private static func identical(_ earlier: ModelVersion, _ later: ModelVersion) -> Finding {
         let renamings = later.entities.flatMap { entity in
             let before = earlier.entity(named: entity.name)
@@ -110,11 +114,12 @@ extension ModelChecker {
             renamings.isEmpty
             ? "the two versions have identical entity hashes: Core Data sees no change between them, and places "
                 + "a store of either at '\(earlier.name)'"
-            : "the two versions have identical entity hashes, so Core Data never migrates between them: the "
-                + "renaming identifiers '\(later.name)' sets (\(renamings.joined(separator: ", "))) are never "
-                + "applied; change a hash (a versionHashModifier) or move them to a version that changes the schema"
+            : "the two versions have identical entity hashes, so Core Data sees one version and runs no step "
+                + "between them: a store of either is migrated from the one whose renaming identifiers keep its data, "
+                + "so the renaming identifiers '\(later.name)' sets (\(renamings.joined(separator: ", "))) take "
+                + "no step of their own; to make them one, change a hash (a versionHashModifier)"
         return Finding(
-            code: "identicalVersionHashes", severity: renamings.isEmpty ? .warning : .error, from: earlier.name,
+            code: "identicalVersionHashes", severity: .warning, from: earlier.name,
             to: later.name, entity: subject.first, property: subject.count > 1 ? subject[1] : nil, message: message)
     }
 }
