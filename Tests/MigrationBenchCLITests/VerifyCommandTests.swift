@@ -24,9 +24,17 @@ struct VerifyCommandTests {
             let migrate = try Executable.run(
                 [
                     "benchmark", "migration-cell", "--source", source, "--model", Self.model, "--from", "V1", "--to",
-                    "V2", "--mode", "streaming", "--mapping", Self.mapping, "--output", destination,
+                    "V2", "--mode", "streaming", "--mapping", Self.mapping, "--output", destination, "--repetitions",
+                    "3",
                 ], in: folder)
             #expect(migrate.status == 0, "\(migrate.error)")
+            // Three runs in one process, each into a new --output (the last one kept, and verified below).
+            let cell = try migrate.json()
+            let runs = try #require(cell["runs"] as? [[String: Any]])
+            let seconds = runs.compactMap { $0["seconds"] as? Double }.sorted()
+            #expect(runs.count == 3 && seconds.count == 3 && cell["seconds"] as? Double == seconds[1])
+            #expect(
+                runs.allSatisfy { $0["objects"] as? Int == cell["objects"] as? Int } && cell["objects"] as? Int == 500)
             let arguments = [
                 "verify", "--source", source, "--destination", destination, "--model", Self.model, "--mapping",
                 Self.mapping, "--json",

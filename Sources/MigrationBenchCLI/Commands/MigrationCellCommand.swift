@@ -5,6 +5,7 @@ import MappingModel
 import MigrationEngine
 import ObjectModel
 import PersistentStore
+import ReportModel
 
 /// One measured migration step, in its own process: time and peak heap of the step alone.
 struct MigrationCellCommand: ParsableCommand {
@@ -51,44 +52,85 @@ struct MigrationCellCommand: ParsableCommand {
     @Option(name: .long, help: "Where the migrated store goes (must not exist).")
     var output: String
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Runs of the step in this process, each into a new --output (the last one is kept); the JSON then has "
+                + "each run's figures under \"runs\" and their medians.", valueName: "n"))
+    var repetitions = 1
+
+    func validate() throws {
+        guard (1...InputLimits.repetitions).contains(repetitions) else {
+            throw ValidationError("--repetitions must be from 1 to \(InputLimits.repetitions)")
+        }
+    }
+
     func run() throws {
         try reportingInputErrors {
             let history = try modelOptions.load()
             let source = try history.requireVersion(from)
             let destination = try history.requireVersion(to)
-            let heap = currentHeapStatistics()
-            let clock = ContinuousClock()
-            var seconds = 0.0
-            var objects = 0
-            if mode == .inPlace {
-                let plan = try MappingInference.plan(from: source, to: destination)
-                try FileManager.default.copyItem(atPath: self.source, toPath: output)
+            var runs: [CellResult] = []
+            for repetition in 1...repetitions {
+                if repetition > 1 { Store.remove(at: output) }
+                runs.append(try runOnce(source: source, destination: destination, history: history))
+            }
+            guard repetitions > 1 else { return try printJSON(runs[0]) }
+            try printJSON(Repeated(runs: runs))
+        }
+    }
+
+    /// One run of the step into `output`, timed, with the thread's heap peak.
+    private func runOnce(source: ModelVersion, destination: ModelVersion, history: ModelHistory) throws -> CellResult {
+        let heap = currentHeapStatistics()
+        let clock = ContinuousClock()
+        var seconds = 0.0
+        var objects = 0
+        if mode == .inPlace {
+            let plan = try MappingInference.plan(from: source, to: destination)
+            try FileManager.default.copyItem(atPath: self.source, toPath: output)
+            heap.resetThreadPeak()
+            let start = clock.now
+            objects = try InPlaceMigration(plan: plan).run(storeAt: output).objects
+            seconds = (clock.now - start).seconds
+        } else {
+            let model =
+                try mapping.map { path throws(MappingError) in
+                    try MappingModelLoader.load(path: path).identifyingVersions(in: history)
+                }
+                ?? MappingInference.infer(from: source, to: destination)
+            let models = passes == .perEntity ? PassSplit.perEntity(model) : [model]
+            let manager = MigrationManager(
+                source: source, destination: destination,
+                options: MigrationOptions(storage: mode == .streaming ? .streaming : .inMemory))
+            // The engine only reads the source store; reading a WAL-mode store leaves an empty -wal and its
+            // -shm beside it, removed once the step is done (and timed).
+            try WriteAheadLog.leavingNoSidecars(of: [self.source]) {
                 heap.resetThreadPeak()
                 let start = clock.now
-                objects = try InPlaceMigration(plan: plan).run(storeAt: output).objects
+                objects = try manager.migrate(storeAt: self.source, to: output, mappingModels: models)
+                    .objectsCreated
                 seconds = (clock.now - start).seconds
-            } else {
-                let model =
-                    try mapping.map { path throws(MappingError) in
-                        try MappingModelLoader.load(path: path).identifyingVersions(in: history)
-                    }
-                    ?? MappingInference.infer(from: source, to: destination)
-                let models = passes == .perEntity ? PassSplit.perEntity(model) : [model]
-                let manager = MigrationManager(
-                    source: source, destination: destination,
-                    options: MigrationOptions(storage: mode == .streaming ? .streaming : .inMemory))
-                // The engine only reads the source store; reading a WAL-mode store leaves an empty -wal and its
-                // -shm beside it, removed once the step is done (and timed).
-                try WriteAheadLog.leavingNoSidecars(of: [self.source]) {
-                    heap.resetThreadPeak()
-                    let start = clock.now
-                    objects = try manager.migrate(storeAt: self.source, to: output, mappingModels: models)
-                        .objectsCreated
-                    seconds = (clock.now - start).seconds
-                }
             }
-            try printJSON(CellResult(seconds: seconds, peakHeapBytes: heap.threadPeakBytes(), objects: objects))
         }
+        return CellResult(seconds: seconds, peakHeapBytes: heap.threadPeakBytes(), objects: objects)
+    }
+
+    /// Several runs: their medians, as one run's keys, and each run.
+    struct Repeated: Encodable {
+        let runs: [CellResult]
+
+        func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            let heaps = runs.compactMap(\.peakHeapBytes).map(Double.init)
+            try container.encode(Statistic(samples: runs.map(\.seconds)).median, forKey: .seconds)
+            try container.encode(
+                heaps.count == runs.count ? Int(Statistic(samples: heaps).median) : nil, forKey: .peakHeapBytes)
+            try container.encode(runs[0].objects, forKey: .objects)
+            try container.encode(runs, forKey: .runs)
+        }
+
+        enum CodingKeys: String, CodingKey { case seconds, peakHeapBytes, objects, runs }
     }
 
     struct CellResult: Encodable {
