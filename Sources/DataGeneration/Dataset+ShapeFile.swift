@@ -53,14 +53,17 @@ extension Dataset {
         let mean = try fields.value("mean").map { node throws(GenerationError) in
             try number(node, key: "\(key).mean", context: context)
         }
+        let inKeyOrder = try fields.value("inKeyOrder").map { node throws(GenerationError) in
+            try number(node, key: "\(key).inKeyOrder", context: context)
+        }
         if let mean, !(0...Double(InputLimits.fanOut)).contains(mean) {
             throw context.malformed("'\(key).mean' must be from 0 to \(InputLimits.fanOut)", at: fields.value("mean"))
         }
-        for (name, value) in [("empty", empty), ("shared", shared)] where value.map({ !(0...1).contains($0) }) ?? false
-        {
+        for (name, value) in [("empty", empty), ("shared", shared), ("inKeyOrder", inKeyOrder)]
+        where value.map({ !(0...1).contains($0) }) ?? false {
             throw context.malformed("'\(key).\(name)' must be between 0 and 1", at: fields.value(name))
         }
-        return FanOutShape(fanOut: fanOut, empty: empty ?? 0, mean: mean, shared: shared)
+        return FanOutShape(fanOut: fanOut, empty: empty ?? 0, mean: mean, shared: shared, inKeyOrder: inKeyOrder)
     }
 
     private static func quantiles(
@@ -96,6 +99,7 @@ extension Dataset {
                     parts.append("empty: \(Self.number(shape.empty))")
                     if let mean = shape.mean { parts.append("mean: \(Self.number(mean))") }
                     if let shared = shape.shared { parts.append("shared: \(Self.number(shared))") }
+                    if let order = shape.inKeyOrder { parts.append("inKeyOrder: \(Self.number(order))") }
                 }
                 lines.append("  \(Self.yamlKey(name)): { \(parts.joined(separator: ", ")) }")
             }
@@ -148,6 +152,7 @@ extension Dataset {
             entry["empty"] = fill.shape?.empty
             entry["mean"] = fill.shape?.mean
             entry["shared"] = fill.shape?.shared
+            entry["inKeyOrder"] = fill.shape?.inKeyOrder
             return entry
         }
         let object: [String: Any] = [

@@ -191,10 +191,11 @@ struct GenerationPlan {
                             "\(inverseKey!) needs at least \(minCount) objects each, but only \(filled) '\(entity.name)' "
                                 + "objects are available for \(targets.count) '\(relationship.destination)' objects")
                     }
-                    if let fanOut = dataset.relationships[inverseKey!]?.shape?.fanOut {
+                    if let shape = dataset.relationships[inverseKey!]?.shape {
                         result[key] = ShapedBlockToOne(
-                            key: key, children: sources.count, filled: filled, parents: targets, fanOut: fanOut,
-                            minCount: minCount, maxCount: maxCount, random: &random)
+                            key: key, children: sources.count, filled: filled, parents: targets, fanOut: shape.fanOut,
+                            minCount: minCount, maxCount: maxCount,
+                            inKeyOrder: inverse.isOrdered ? shape.inKeyOrder : nil, random: &random)
                         continue
                     }
                     let average = targets.count == 0 ? 0 : Double(filled) / Double(targets.count)

@@ -159,24 +159,29 @@ struct ShapedFanOut {
 }
 
 /// The to-one side of a one-to-many whose to-many side has a measured fan-out: parents take their counts from
-/// ``ShapedFanOut`` (scaled to the children that have a parent), children are dealt to them in primary-key order.
+/// ``ShapedFanOut`` (scaled to the children that have a parent), children are dealt to them in primary-key order,
+/// and placed in an ordered parent's list as ``ListOrder`` says.
 final class ShapedBlockToOne: ToOneAssignment {
     let key: String
     private(set) var edges = 0
     private let chosen: Spread
     private let parents: ObjectRange
     private var fanOut: ShapedFanOut
+    private var order: ListOrder
     private var parent = -1
     private var remainingInBlock = 0
-    private var position = 0
+    private var blockSize = 0
+    private var index = 0
 
     init(
         key: String, children: Int, filled: Int, parents: ObjectRange, fanOut: Quantiles, minCount: Int, maxCount: Int,
-        random: inout RandomSource
+        inKeyOrder: Double? = nil, random: inout RandomSource
     ) {
         self.key = key
         self.chosen = Spread(total: children, chosen: filled)
         self.parents = parents
+        self.order = ListOrder(
+            inKeyOrder: inKeyOrder, random: RandomSource(seed: random.peek(), stream: "\(key) order"))
         self.fanOut = ShapedFanOut(
             fanOut: fanOut, sources: parents.count, total: filled, lowest: minCount,
             highest: maxCount == 0 ? Int.max / 2 : maxCount, random: &random)
@@ -192,12 +197,48 @@ final class ShapedBlockToOne: ToOneAssignment {
             }
             parent += 1
             remainingInBlock = fanOut.next(ordinal: parent)
-            position = 0
+            blockSize = remainingInBlock
+            index = 0
         }
         remainingInBlock -= 1
-        position += 1
+        index += 1
         edges += 1
+        // A child past the drawn block (the last parent's share of the rounding) goes at the end of the list.
+        let position = index <= blockSize ? order.position(ofIndex: index, in: blockSize) : index
         return ToOneTarget(primaryKey: parents.primaryKey(ofOrdinal: parent), orderKey: Int64(position))
+    }
+}
+
+/// Where each child goes in its parent's ordered list, so that the share of consecutive children whose keys
+/// ascend is about ``FanOutShape/inKeyOrder`` (s): the children, dealt in key order, are listed in that order
+/// when s ≥ 0.5 (else in reverse), and neighbouring pairs (1 2, 3 4, …) swap places each with the chance that
+/// makes the expected share s in a list of n — each swap turns one of its n − 1 steps the other way. Streaming:
+/// the state is the swap decided for the pair under way. Without s, or with s = 1, the key order, drawing nothing.
+struct ListOrder {
+    private let inKeyOrder: Double?
+    private var random: RandomSource
+    private var swapped = false
+
+    init(inKeyOrder: Double?, random: RandomSource) {
+        self.inKeyOrder = inKeyOrder
+        self.random = random
+    }
+
+    /// The 1-based place in a list of `size` of the child that is `index`th (from 1) in key order; call for
+    /// each index of a list in turn.
+    mutating func position(ofIndex index: Int, in size: Int) -> Int {
+        guard let share = inKeyOrder, share < 1, size > 1 else { return index }
+        let reversed = share < 0.5
+        let turned = (reversed ? share : 1 - share) * Double(size - 1)
+        let chance = min(1, turned / Double(size / 2))
+        var partner = index
+        if index % 2 == 1 {
+            swapped = index < size && random.unit() < chance
+            if swapped { partner = index + 1 }
+        } else if swapped {
+            partner = index - 1
+        }
+        return reversed ? size - partner + 1 : partner
     }
 }
 

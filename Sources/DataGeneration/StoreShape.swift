@@ -43,6 +43,9 @@ public struct StoreShape: Sendable {
     public let fanOuts: [String: [Int]]
     /// Per many-to-many relationship: the share of destination objects that more than one source object holds.
     public let shared: [String: Double]
+    /// Per ordered to-many relationship with at least one pair of destinations: the share of consecutive
+    /// destination objects, in the relationship's order, whose primary keys ascend (``FanOutShape/inKeyOrder``).
+    public let inKeyOrder: [String: Double]
 
     /// All objects of the store.
     public var totalObjects: Int { objects.values.reduce(0, +) }
@@ -76,7 +79,7 @@ public struct StoreShape: Sendable {
 
     init(
         version: ModelVersion, objects: [String: Int], attributes: [String: AttributeMeasure],
-        fills: [String: Double], fanOuts: [String: [Int]], shared: [String: Double]
+        fills: [String: Double], fanOuts: [String: [Int]], shared: [String: Double], inKeyOrder: [String: Double]
     ) {
         self.version = version
         self.objects = objects
@@ -84,6 +87,7 @@ public struct StoreShape: Sendable {
         self.fills = fills
         self.fanOuts = fanOuts
         self.shared = shared
+        self.inKeyOrder = inKeyOrder
     }
 
     /// The objects of `entity` and its subentities.
@@ -139,7 +143,8 @@ public struct StoreShape: Sendable {
             let fanOut = Quantiles(sorted: sorted) { ($0 * 10).rounded() / 10 }
             let mean = (Double(counts.reduce(0, +)) / Double(counts.count) * 1000).rounded() / 1000
             dataset.relationships[key, default: RelationshipFill()].shape = FanOutShape(
-                fanOut: fanOut, empty: empty, mean: mean, shared: shared[key])
+                fanOut: fanOut, empty: empty, mean: mean, shared: shared[key],
+                inKeyOrder: inKeyOrder[key].map { ($0 * 1000).rounded() / 1000 })
         }
         return dataset
     }
@@ -159,6 +164,7 @@ private struct StoreShapeReader {
         var fills: [String: Double] = [:]
         var fanOuts: [String: [Int]] = [:]
         var shared: [String: Double] = [:]
+        var inKeyOrder: [String: Double] = [:]
         for entity in version.entities {
             let table = layout.table(for: entity.name)
             let range = layout.entityNumberRange(of: entity.name)
@@ -190,22 +196,32 @@ private struct StoreShapeReader {
                             for: inverse.name, of: relationship.destination, version: version)
                     else { continue }
                     let childRange = layout.entityNumberRange(of: relationship.destination)
-                    let sql = """
-                        SELECT COUNT(*) FROM \(quoted(children.name)) c JOIN \(quoted(table.name)) p \
-                        ON p.Z_PK = c.\(quoted(column.name)) \
-                        WHERE p.\(scope) AND c.Z_ENT BETWEEN \(childRange.lowerBound) AND \(childRange.upperBound) \
-                        GROUP BY c.\(quoted(column.name))
+                    let edges = """
+                        \(quoted(children.name)) c JOIN \(quoted(table.name)) p ON p.Z_PK = c.\(quoted(column.name)) \
+                        WHERE p.\(scope) AND c.Z_ENT BETWEEN \(childRange.lowerBound) AND \(childRange.upperBound)
                         """
-                    fanOuts[key] = try fanOut(sql, sources: rows)
+                    fanOuts[key] = try fanOut(
+                        "SELECT COUNT(*) FROM \(edges) GROUP BY c.\(quoted(column.name))", sources: rows)
+                    if relationship.isOrdered,
+                        let order = children.orderKeyColumn(
+                            for: inverse.name, of: relationship.destination, version: version)
+                    {
+                        inKeyOrder[key] = try keyOrder(
+                            list: "c.\(quoted(column.name))", order: "c.\(quoted(order.name))", target: "c.Z_PK",
+                            from: edges)
+                    }
                 case .joinTable:
                     guard let join = layout.joinTable(for: relationship.name, of: entity.name) else { continue }
                     let source = quoted(join.sourceColumn(forRelationship: relationship.name, of: entity.name))
                     let target = quoted(join.targetColumn(forRelationship: relationship.name, of: entity.name))
-                    let sql = """
-                        SELECT COUNT(*) FROM \(quoted(join.name)) j JOIN \(quoted(table.name)) p ON p.Z_PK = j.\(source) \
-                        WHERE p.\(scope) GROUP BY j.\(source)
-                        """
-                    fanOuts[key] = try fanOut(sql, sources: rows)
+                    let edges =
+                        "\(quoted(join.name)) j JOIN \(quoted(table.name)) p ON p.Z_PK = j.\(source) WHERE p.\(scope)"
+                    fanOuts[key] = try fanOut("SELECT COUNT(*) FROM \(edges) GROUP BY j.\(source)", sources: rows)
+                    if let order = join.orderColumn(forRelationship: relationship.name, of: entity.name) {
+                        inKeyOrder[key] = try keyOrder(
+                            list: "j.\(source)", order: "j.\(quoted(order))", target: "j.\(target)",
+                            from: edges)
+                    }
                     let targets = try objectCount(of: relationship.destination)
                     if targets > 0 {
                         let many = try count(
@@ -220,7 +236,26 @@ private struct StoreShapeReader {
         }
         return StoreShape(
             version: version, objects: objects, attributes: attributes, fills: fills, fanOuts: fanOuts,
-            shared: shared)
+            shared: shared, inKeyOrder: inKeyOrder)
+    }
+
+    /// The share of consecutive targets, in each list's order, whose keys ascend; nil when no list holds two.
+    /// `edges` is a FROM clause (with its WHERE) over the edges, `list` names an edge's list, `order` its place
+    /// in the list and `target` its target's key.
+    private func keyOrder(list: String, order: String, target: String, from edges: String) throws -> Double? {
+        var pairs = 0
+        var ascending = 0
+        let sql = """
+            SELECT COUNT(previous), COALESCE(SUM(key > previous), 0) FROM (SELECT \(target) AS key, \
+            LAG(\(target)) OVER (PARTITION BY \(list) ORDER BY \(order), \(target)) AS previous FROM \(edges))
+            """
+        try connection.withStatement(sql) { row in
+            if try row.step() {
+                pairs = Int(row.int64(0))
+                ascending = Int(row.int64(1))
+            }
+        }
+        return pairs == 0 ? nil : Double(ascending) / Double(pairs)
     }
 
     private func measure(

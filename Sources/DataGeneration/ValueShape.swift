@@ -129,17 +129,24 @@ public struct FanOutShape: Sendable, Hashable, Codable {
     public var mean: Double?
     /// The share of destination objects held by more than one source object.
     public var shared: Double?
+    /// For an ordered to-many: the share of consecutive destination objects, in the relationship's order, whose
+    /// primary keys ascend — 1 when every list keeps the order its objects were made in, 0 when every list is
+    /// newest first, about 0.5 when lists are shuffled. Generation follows it for a one-to-many.
+    public var inKeyOrder: Double?
 
     /// Creates a fan-out shape.
-    public init(fanOut: Quantiles, empty: Double, mean: Double? = nil, shared: Double? = nil) {
+    public init(
+        fanOut: Quantiles, empty: Double, mean: Double? = nil, shared: Double? = nil, inKeyOrder: Double? = nil
+    ) {
         self.fanOut = fanOut
         self.empty = empty
         self.mean = mean
         self.shared = shared
+        self.inKeyOrder = inKeyOrder
     }
 
     /// The keys a relationship entry of a dataset file may hold besides `fill` and `count`.
-    static let keys = ["fanOut", "empty", "mean", "shared"]
+    static let keys = ["fanOut", "empty", "mean", "shared", "inKeyOrder"]
 }
 
 /// `value` rounded to two significant digits (0.012345 → 0.012, 987,654 → 990,000, 639,503,569.6 → 640,000,000):

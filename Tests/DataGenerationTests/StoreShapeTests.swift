@@ -62,6 +62,48 @@ struct StoreShapeTests {
         }
     }
 
+    /// The order of an ordered to-many: the catalogue's Book.chapters listed in key order (1), newest first (0),
+    /// shuffled (about 0.5) or with some neighbours swapped; the shape says the share of consecutive chapters whose
+    /// keys ascend, and stores generated from it, at the store's size and ten times it, list theirs within 0.05.
+    @Test(
+        arguments: [
+            ("key order", nil, 1.0),
+            ("newest first", "-Z_FOK_BOOK", 0.0),
+            ("shuffled", "abs(random() % 1000000)", nil),
+            ("some swapped", "Z_FOK_BOOK + 1.5 * (Z_PK % 5 = 0)", nil),
+            ("mostly newest first", "-Z_FOK_BOOK + 1.5 * (Z_PK % 3 = 0)", nil),
+        ] as [(String, String?, Double?)])
+    func orderedListsKeepTheirOrder(_ name: String, reorder: String?, expected: Double?) throws {
+        let version = try SampleModels.catalogue()
+        let history = try ModelHistory(versions: [version])
+        try withTemporaryFolder { folder in
+            let source = folder.appendingPathComponent("source.sqlite").path
+            let dataset = Dataset(
+                seed: 9, objects: ["Book": 0.2, "Chapter": 1.2],
+                relationships: ["Book.chapters": RelationshipFill(count: IntRange(1, 6))])
+            _ = try StoreGenerator(version: version, dataset: dataset, size: 2000).generate(at: source)
+            let column = try #require(
+                try Connection(path: source, mode: .readOnly).scalar(
+                    "SELECT name FROM pragma_table_info('ZCHAPTER') WHERE name LIKE 'Z!_FOK!_%' ESCAPE '!'")?.string)
+            #expect(column == "Z_FOK_BOOK")
+            if let reorder {
+                try Connection(path: source, mode: .readWrite).execute("UPDATE ZCHAPTER SET Z_FOK_BOOK = \(reorder)")
+            }
+            let real = try StoreShape.read(path: source, history: history)
+            let measured = try #require(real.inKeyOrder["Book.chapters"])
+            if let expected { #expect(abs(measured - expected) < 1e-9, "\(name): \(measured)") }
+            #expect(real.dataset().relationships["Book.chapters"]?.shape?.inKeyOrder != nil)
+            for scale in [1, 10] {
+                let generated = folder.appendingPathComponent("generated-\(scale).sqlite").path
+                _ = try StoreGenerator(version: version, dataset: real.dataset(), size: real.totalObjects * scale)
+                    .generate(at: generated)
+                let copy = try #require(
+                    try StoreShape.read(path: generated, history: history).inKeyOrder["Book.chapters"])
+                #expect(abs(copy - measured) <= 0.05, "\(name) at \(scale)x: \(copy) for \(measured)")
+            }
+        }
+    }
+
     /// No stored value leaves: a store seeded with marker strings, binary values and numbers of many digits
     /// gives a dataset (YAML and JSON) in which none of them appears, and in which no number equals a stored
     /// number that has more than two significant digits.
