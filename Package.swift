@@ -44,7 +44,10 @@ let package = Package(
             ]
         ),
         .target(name: "PersistentStore", dependencies: ["SQLiteDatabase", "ObjectModel"]),
-        .target(name: "MappingModel", dependencies: ["ObjectModel", .product(name: "Yams", package: "Yams")]),
+        .target(
+            name: "MappingModel",
+            dependencies: ["ObjectModel", "SQLiteDatabase", .product(name: "Yams", package: "Yams")]
+        ),
         .target(
             name: "MigrationEngine",
             dependencies: ["ObjectModel", "PersistentStore", "MappingModel", "SQLiteDatabase", "Instrumentation"]

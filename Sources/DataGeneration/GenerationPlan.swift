@@ -57,7 +57,7 @@ struct GenerationPlan {
             let unique = Set(
                 lineage.flatMap { (version.entity(named: $0)?.uniquenessConstraints ?? []).flatMap { $0 } })
             var writers: [AttributeWriter] = []
-            for attribute in version.attributes(of: entity) where !attribute.isTransient {
+            for attribute in version.storedAttributes(of: entity) {
                 guard let parameter = inserter.parameter(for: attribute.name) else { continue }
                 let owner = lineage.first { version.entity(named: $0)!.attributes.contains(attribute) } ?? entity
                 let fill =

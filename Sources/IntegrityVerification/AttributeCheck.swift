@@ -50,11 +50,11 @@ final class AttributeCheck {
     ) -> [AttributeCheck] {
         let table = destination.table(for: entity)
         let sourceTable = source.table(for: sourceEntity)
-        let sourceAttributes = source.version.attributes(of: sourceEntity).filter { !$0.isTransient }
+        let sourceAttributes = source.version.storedAttributes(of: sourceEntity)
         let policy = BuiltInPolicy(compiled.mapping)
         let policyAttribute = compiled.mapping.userInfo["attribute"]
         var checks: [AttributeCheck] = []
-        for attribute in destination.version.attributes(of: entity) where !attribute.isTransient {
+        for attribute in destination.version.storedAttributes(of: entity) {
             guard let column = table.column(for: attribute.name, of: entity, version: destination.version)?.name else {
                 continue
             }

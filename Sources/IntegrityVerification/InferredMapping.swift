@@ -25,7 +25,7 @@ enum InferredMapping {
                 continue
             }
             var attributes: [PropertyMapping] = []
-            for attribute in destination.attributes(of: entity.name) where !attribute.isTransient {
+            for attribute in destination.storedAttributes(of: entity.name) {
                 let match = source.attributes(of: counterpart.name).first {
                     !$0.isTransient && key($0) == key(attribute)
                         && (Self.numeric.contains($0.type) && Self.numeric.contains(attribute.type)
@@ -47,10 +47,9 @@ enum InferredMapping {
                     destination.entity(targets.name, isKindOf: relationship.destination)
                         || destination.entity(relationship.destination, isKindOf: targets.name)
                 else { continue }
-                let expression =
-                    "FUNCTION($manager, \"destinationInstancesForSourceRelationshipNamed:sourceInstances:\", "
-                    + "\"\(match.name)\", $source.\(match.name))"
-                relationships.append(PropertyMapping(name: relationship.name, valueExpression: expression))
+                relationships.append(
+                    PropertyMapping(
+                        name: relationship.name, valueExpression: ExpressionText.relationshipCopy(match.name)))
             }
             mappings.append(
                 EntityMapping(
@@ -71,28 +70,11 @@ enum InferredMapping {
     /// for a missing value (Core Data's lightweight rule for that change).
     private static func expression(_ source: Attribute, into attribute: Attribute) -> String {
         let value = "$source.\(source.name)"
-        guard source.isOptional, !attribute.isOptional, let fill = attribute.defaultValue.flatMap(literal) else {
+        guard source.isOptional, !attribute.isOptional,
+            let fill = attribute.defaultValue.flatMap(ExpressionText.literal)
+        else {
             return value
         }
         return "coalesce(\(value), \(fill))"
-    }
-
-    /// A default value as a literal of the expression language; nil for binary data, which has none.
-    private static func literal(_ value: AttributeValue) -> String? {
-        func quoted(_ text: String) -> String {
-            let escaped = text.replacingOccurrences(of: "\\", with: "\\\\")
-                .replacingOccurrences(of: "\"", with: "\\\"").replacingOccurrences(of: "\n", with: "\\n")
-            return "\"\(escaped)\""
-        }
-        switch value {
-        case .integer(let number): return String(number)
-        case .double(let number) where number.isFinite: return "\(number)"
-        case .decimal(let digits): return digits
-        case .boolean(let flag): return flag ? "true" : "false"
-        case .string(let text), .uri(let text): return quoted(text)
-        case .date(let seconds): return "date(\(seconds))"
-        case .uuid(let uuid): return "uuid(\(quoted(uuid.uuidString)))"
-        case .double, .binary: return nil
-        }
     }
 }

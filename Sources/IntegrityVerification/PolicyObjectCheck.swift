@@ -39,7 +39,7 @@ final class PolicyObjectCheck {
         guard let relationship = version.relationship(relationshipName, of: owner),
             version.entity(named: entity) != nil,
             let attribute = version.attribute(made.attribute, of: entity),
-            let slot = run.source.attributes(of: sourceEntity).filter({ !$0.isTransient })
+            let slot = run.source.storedAttributes(of: sourceEntity)
                 .firstIndex(where: { $0.name == made.sourceAttribute }),
             let edges = VerificationRun.edges(of: relationship, entity: owner, in: layout, schema: "main"),
             let column = layout.table(for: entity).column(for: attribute.name, of: entity, version: version)

@@ -134,7 +134,7 @@ extension VerificationRun {
     /// Source entity `sourceEntity`'s stored attributes and the select list of their columns in table alias
     /// `alias`, in slot order.
     private func sourceColumns(of sourceEntity: String, alias: String) -> (types: [AttributeType], sql: [String]) {
-        let attributes = source.attributes(of: sourceEntity).filter { !$0.isTransient }
+        let attributes = source.storedAttributes(of: sourceEntity)
         let table = sourceLayout.table(for: sourceEntity)
         let columns = attributes.map {
             "\(alias).\(quoted(table.column(for: $0.name, of: sourceEntity, version: source)!.name))"

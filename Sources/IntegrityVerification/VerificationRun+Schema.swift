@@ -47,7 +47,7 @@ extension VerificationRun {
         guarded(.schema, entity: nil) {
             var expected: [String: (entity: String, columns: [String])] = [:]
             for table in layout.entityTables {
-                expected[table.name] = (table.root, ["Z_PK", "Z_ENT", "Z_OPT"] + table.columns.map(\.name))
+                expected[table.name] = (table.root, RowShape.inserted(table.columns.map(\.name)).columnNames)
             }
             for join in layout.joinTables {
                 expected[join.name] = (join.ownerEntity, join.columns)

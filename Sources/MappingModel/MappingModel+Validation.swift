@@ -215,9 +215,7 @@ private struct EntityMappingValidator {
             if mapping.kind == .copy && property.valueExpression == nil, let sourceEntity = mapping.sourceEntity,
                 source.relationship(property.name, of: sourceEntity) != nil
             {
-                property.valueExpression =
-                    "FUNCTION($manager, \"destinationInstancesForSourceRelationshipNamed:sourceInstances:\", "
-                    + "\"\(property.name)\", $source.\(property.name))"
+                property.valueExpression = ExpressionText.relationshipCopy(property.name)
             }
             let expression = try property.valueExpression.map { text throws(MappingError) in
                 try compiler(property: property.name, purpose: .relationship(relationship)).compile(text)

@@ -52,7 +52,7 @@ public final class TestStore {
         guard let description = version.entity(named: entity), !description.isAbstract else {
             throw MigrationTestError("version '\(version.name)' has no concrete entity '\(entity)'")
         }
-        let attributes = version.attributes(of: entity).filter { !$0.isTransient }
+        let attributes = version.storedAttributes(of: entity)
         let links = version.relationships(of: entity).filter { !$0.isTransient }
         for name in values.keys where !attributes.contains(where: { $0.name == name }) {
             throw MigrationTestError("entity '\(entity)' of version '\(version.name)' has no attribute '\(name)'")

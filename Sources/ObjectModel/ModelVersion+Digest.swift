@@ -10,7 +10,7 @@ extension ModelVersion {
     /// not hashed); Xcode's mapping compiler compares them to tell a copy mapping from a transform.
     package func propertyVersionHashes(of entity: String) -> [String: VersionHash] {
         var hashes: [String: VersionHash] = [:]
-        for attribute in attributes(of: entity) where !attribute.isTransient {
+        for attribute in storedAttributes(of: entity) {
             hashes[attribute.name] = VersionHash(bytes: VersionHashing.hash(of: attribute))
         }
         for relationship in relationships(of: entity) where !relationship.isTransient {

@@ -31,6 +31,8 @@ public struct ModelVersion: Sendable, Hashable {
     private struct ResolvedProperties: Sendable, Hashable {
         var attributes: [Attribute]
         var relationships: [Relationship]
+        var storedAttributes: [Attribute]
+        var storedToOnes: [Relationship]
         var ancestors: [String]
         var children: [String]
     }
@@ -90,6 +92,19 @@ public struct ModelVersion: Sendable, Hashable {
     /// All relationships of the entity, inherited ones first.
     public func relationships(of entity: String) -> [Relationship] {
         indexByName[entity].map { resolved[$0].relationships } ?? []
+    }
+
+    /// The entity's stored (non-transient) attributes in slot order: inherited ones first, each entity's in
+    /// declaration order. An attribute's slot — what `$source.x` reads, what a source row lists after its
+    /// key — is its position here.
+    public func storedAttributes(of entity: String) -> [Attribute] {
+        indexByName[entity].map { resolved[$0].storedAttributes } ?? []
+    }
+
+    /// The entity's stored (non-transient) to-one relationships, inherited ones first: what a source row lists
+    /// after the stored attributes.
+    public func storedToOneRelationships(of entity: String) -> [Relationship] {
+        indexByName[entity].map { resolved[$0].storedToOnes } ?? []
     }
 
     /// The attribute named `name` of the entity, own or inherited.
@@ -230,8 +245,10 @@ public struct ModelVersion: Sendable, Hashable {
             let children = entities.filter { $0.parent == entity.name }.map(\.name)
             result.append(
                 ResolvedProperties(
-                    attributes: attributes, relationships: relationships, ancestors: ancestorsOf[index],
-                    children: children))
+                    attributes: attributes, relationships: relationships,
+                    storedAttributes: attributes.filter { !$0.isTransient },
+                    storedToOnes: relationships.filter { !$0.isToMany && !$0.isTransient },
+                    ancestors: ancestorsOf[index], children: children))
         }
         return result
     }

@@ -5,13 +5,15 @@ public import SQLiteDatabase
 ///
 /// The statement is `INSERT INTO T (…) SELECT * FROM (VALUES (…), (…), …) WHERE column1 IS NOT NULL`: a
 /// partial batch is written by binding NULL to the primary key of the tuples it does not use. Fill a row
-/// with ``begin(primaryKey:)`` and binds at ``parameter(_:)``, then ``commitRow()``; call ``flush()`` before
+/// with ``begin(primaryKey:)`` and binds at ``parameter(ofSlot:)``, then ``commitRow()``; call ``flush()`` before
 /// anything reads the table.
 public final class BatchRowInserter {
     /// Rows per statement.
     public let rowsPerStatement: Int
     /// Parameters per row: `Z_PK`, `Z_ENT`, `Z_OPT` and the property columns, as in ``RowInserter``.
     public let columnsPerRow: Int32
+    /// The columns of each row, as ``RowInserter/shape``.
+    public let shape: RowShape
     /// The statement; bind at ``parameter(_:)``.
     public let statement: Statement
     /// Rows filled and not written yet.
@@ -22,7 +24,7 @@ public final class BatchRowInserter {
     public init(store: Store, inserter: RowInserter, rowsPerStatement: Int = 64) throws(StoreError) {
         let layout = store.layout
         let table = layout.table(for: inserter.entity)
-        let names = inserter.columnNames
+        let names = inserter.shape.columnNames
         // SQLite allows 32,766 parameters in one statement: very wide rows get fewer per batch.
         let rowsPerStatement = max(1, min(rowsPerStatement, 32_766 / names.count))
         let tuple = "(" + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
@@ -31,6 +33,7 @@ public final class BatchRowInserter {
             + Array(repeating: tuple, count: rowsPerStatement).joined(separator: ", ") + ") WHERE column1 IS NOT NULL"
         self.rowsPerStatement = rowsPerStatement
         self.columnsPerRow = Int32(names.count)
+        self.shape = inserter.shape
         self.statement = try storeOperation(store.path) { try store.connection.prepare(sql) }
         self.entityNumber = Int64(layout.entityNumbers[inserter.entity]!)
     }
@@ -40,6 +43,10 @@ public final class BatchRowInserter {
     public func parameter(_ index: Int32) -> Int32 {
         Int32(pendingRows) * columnsPerRow + index
     }
+
+    /// The parameter index of `slot` in the row being filled.
+    @inline(__always)
+    public func parameter(ofSlot slot: Int) -> Int32 { parameter(shape.parameter(ofSlot: slot)) }
 
     /// Binds the primary key, the entity number and `Z_OPT` 1 of the row being filled.
     public func begin(primaryKey: Int64) throws(SQLiteError) {

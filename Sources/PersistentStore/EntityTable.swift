@@ -91,7 +91,7 @@ public struct EntityTable: Sendable, Hashable {
         pending.sort { $0.key < $1.key }
 
         // Names are handed out in that order; a name already used gets the first free suffix 1, 2, … (C5).
-        var used: Set<String> = ["Z_PK", "Z_ENT", "Z_OPT"]
+        var used = Set(RowShape.bookkeepingColumns)
         func unique(_ base: String) -> String {
             var candidate = base
             var suffix = 1

@@ -3,7 +3,8 @@ public import SQLiteDatabase
 
 /// Inserts objects of one entity through one reused prepared statement.
 ///
-/// Parameters are bound by property; `Z_PK`, `Z_ENT` and `Z_OPT` are bound by ``begin(primaryKey:)``.
+/// Parameters are bound by property slot (``shape``); `Z_PK`, `Z_ENT` and `Z_OPT` are bound by
+/// ``begin(primaryKey:)``.
 /// Every property parameter must be bound (or bound to NULL) before each ``insert()``: SQLite keeps
 /// bindings between runs, so a forgotten one silently repeats the previous row's value.
 public final class RowInserter {
@@ -11,14 +12,12 @@ public final class RowInserter {
     public let entity: String
     /// The statement; bind property values to it at the indexes from ``parameter(for:)``.
     public let statement: Statement
-    /// The number of bound property parameters (excluding `Z_PK`, `Z_ENT`, `Z_OPT`).
-    public let propertyCount: Int32
-    /// The columns written, `Z_PK`, `Z_ENT` and `Z_OPT` first, in parameter order.
-    public let columnNames: [String]
+    /// The columns written: the bookkeeping columns, then one slot per property column, in parameter order.
+    public let shape: RowShape
 
     private let entityNumber: Int64
-    private let parameters: [String: Int32]
-    private let orderKeyParameters: [String: Int32]
+    private let slots: [String: Int]
+    private let orderKeySlots: [String: Int]
     private let tableName: String
     /// The statement of ``insertRows(from:)``, prepared when first needed.
     private var sourceInsert: Statement?
@@ -30,35 +29,41 @@ public final class RowInserter {
         let lineage = Set([entity] + layout.version.ancestors(of: entity))
         // Entity-number columns are filled from the destinations' rows once they are in (Store.fillEntityNumbers).
         let columns = table.columns.filter { lineage.contains($0.entity) && $0.kind != .entityNumber }
-        var parameters: [String: Int32] = [:]
-        var orderKeys: [String: Int32] = [:]
-        for (offset, column) in columns.enumerated() {
-            let index = Int32(offset + 4)
+        var slots: [String: Int] = [:]
+        var orderKeys: [String: Int] = [:]
+        for (slot, column) in columns.enumerated() {
             if column.kind == .orderKey {
-                orderKeys[column.property] = index
+                orderKeys[column.property] = slot
             } else {
-                parameters[column.property] = index
+                slots[column.property] = slot
             }
         }
-        let names = ["Z_PK", "Z_ENT", "Z_OPT"] + columns.map(\.name)
+        let shape = RowShape.inserted(columns.map(\.name))
         let sql =
-            "INSERT INTO \(quoted(table.name)) (\(names.map(quoted).joined(separator: ", "))) VALUES ("
-            + Array(repeating: "?", count: names.count).joined(separator: ", ") + ")"
+            "INSERT INTO \(quoted(table.name)) (\(shape.columnNames.map(quoted).joined(separator: ", "))) VALUES ("
+            + Array(repeating: "?", count: shape.width).joined(separator: ", ") + ")"
         self.entity = entity
         self.statement = try storeOperation(store.path) { try store.connection.prepare(sql) }
-        self.propertyCount = Int32(columns.count)
-        self.columnNames = names
+        self.shape = shape
         self.entityNumber = Int64(layout.entityNumbers[entity]!)
-        self.parameters = parameters
-        self.orderKeyParameters = orderKeys
+        self.slots = slots
+        self.orderKeySlots = orderKeys
         self.tableName = table.name
     }
 
+    /// The slot of an attribute or to-one relationship of the entity.
+    public func slot(for property: String) -> Int? { slots[property] }
+
+    /// The slot of the `Z_FOK_` order key of the to-one `relationship`, when its inverse is ordered.
+    public func orderKeySlot(for relationship: String) -> Int? { orderKeySlots[relationship] }
+
     /// The parameter index of an attribute or to-one relationship of the entity.
-    public func parameter(for property: String) -> Int32? { parameters[property] }
+    public func parameter(for property: String) -> Int32? { slots[property].map(shape.parameter(ofSlot:)) }
 
     /// The parameter index of the `Z_FOK_` order key of the to-one `relationship`, when its inverse is ordered.
-    public func orderKeyParameter(for relationship: String) -> Int32? { orderKeyParameters[relationship] }
+    public func orderKeyParameter(for relationship: String) -> Int32? {
+        orderKeySlots[relationship].map(shape.parameter(ofSlot:))
+    }
 
     /// Binds the primary key, the entity number and `Z_OPT` 1 for the next row.
     public func begin(primaryKey: Int64) throws(SQLiteError) {
@@ -73,7 +78,7 @@ public final class RowInserter {
     }
 
     /// Inserts every row of `source` with one `INSERT … SELECT`, nothing bound per value: a source row is the
-    /// primary key, then the property values in parameter order (those bound at 4, 5, … for ``insert()``);
+    /// primary key, then the property values in slot order;
     /// `Z_ENT` and `Z_OPT` 1 are added. The source is read only during the call.
     public func insertRows(from source: RowSource) throws(SQLiteError) {
         let insert: Statement
@@ -85,10 +90,13 @@ public final class RowInserter {
 
     private func prepareSourceInsert() throws(SQLiteError) -> Statement {
         let connection = statement.connection
-        let table = try connection.rowSourceTable(columns: propertyCount + 1)
-        let values = ["c0", String(entityNumber), "1"] + (0..<Int(propertyCount)).map { "c\($0 + 1)" }
+        // A source row is read-shaped: its key, then the slots.
+        let read = RowShape.read(shape.slots)
+        let table = try connection.rowSourceTable(columns: Int32(read.width))
+        let values =
+            ["c0", String(entityNumber), "1"] + shape.slots.indices.map { "c\(read.column(ofSlot: $0))" }
         let sql =
-            "INSERT INTO \(quoted(tableName)) (\(columnNames.map(quoted).joined(separator: ", "))) SELECT "
+            "INSERT INTO \(quoted(tableName)) (\(shape.columnNames.map(quoted).joined(separator: ", "))) SELECT "
             + values.joined(separator: ", ") + " FROM \(table)(?)"
         let insert = try connection.prepare(sql)
         sourceInsert = insert

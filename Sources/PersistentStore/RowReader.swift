@@ -4,14 +4,17 @@ public import SQLiteDatabase
 /// Reads the objects of one entity in primary-key order through one prepared statement, row by row.
 ///
 /// Reads exactly the entity's own objects (not its subentities'), the way an entity mapping sees its
-/// source instances. Column `i` of the current row holds `properties[i]`; ``primaryKey`` is `Z_PK`.
+/// source instances. Slot `i` of the current row (``shape``) holds `properties[i]`; ``primaryKey`` is `Z_PK`.
 public final class RowReader {
     /// The entity read.
     public let entity: String
     /// The properties read, in column order.
     public let properties: [String]
-    /// The statement; read the current row's columns from it (column `i + 1` holds `properties[i]`).
+    /// The statement; read the current row's columns from it (column `shape.column(ofSlot: i)` holds
+    /// `properties[i]`).
     public let statement: Statement
+    /// The columns read: `Z_PK`, then one slot per property.
+    public let shape: RowShape
 
     /// Prepares a read of `properties` (stored attributes and to-one relationships) of `entity`'s objects.
     ///
@@ -19,21 +22,23 @@ public final class RowReader {
     public init(store: Store, entity: String, properties: [String]) throws(StoreError) {
         let layout = store.layout
         let table = layout.table(for: entity)
-        var columns = ["Z_PK"]
+        var columns: [String] = []
         for property in properties {
             guard let column = table.column(for: property, of: entity, version: layout.version) else {
                 throw StoreError(
                     .unsupportedModel, "'\(property)' is not stored in a column of '\(table.name)'", path: store.path,
                     entity: entity)
             }
-            columns.append(quoted(column.name))
+            columns.append(column.name)
         }
         let number = layout.entityNumbers[entity]!
+        let shape = RowShape.read(columns)
         let sql =
-            "SELECT \(columns.joined(separator: ", ")) FROM \(quoted(table.name)) WHERE Z_ENT = \(number) "
+            "SELECT \(shape.columnNames.map(quoted).joined(separator: ", ")) FROM \(quoted(table.name)) WHERE Z_ENT = \(number) "
             + "ORDER BY Z_PK"
         self.entity = entity
         self.properties = properties
+        self.shape = shape
         self.statement = try storeOperation(store.path) { try store.connection.prepare(sql) }
     }
 
@@ -48,5 +53,5 @@ public final class RowReader {
     public var primaryKey: Int64 { statement.int64(0) }
 
     /// The current object's value of `properties[index]`.
-    public func value(at index: Int) -> SQLiteValue { statement.value(Int32(index + 1)) }
+    public func value(at index: Int) -> SQLiteValue { statement.value(shape.column(ofSlot: index)) }
 }

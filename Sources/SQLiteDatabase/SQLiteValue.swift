@@ -25,6 +25,22 @@ public enum SQLiteValue: Sendable, Hashable {
         case blob
     }
 
+    /// The value as an SQL literal: `NULL`, digits, text in single quotes with any quote inside doubled, or a
+    /// blob as `X'…'` in hexadecimal.
+    public var sqlLiteral: String {
+        switch self {
+        case .null: "NULL"
+        case .integer(let number): String(number)
+        case .real(let number): String(number)
+        case .text(let text):
+            "'" + text.split(separator: "'", omittingEmptySubsequences: false).joined(separator: "''") + "'"
+        case .blob(let bytes):
+            "X'" + String(bytes.flatMap { [Self.hexDigits[Int($0 >> 4)], Self.hexDigits[Int($0 & 0xF)]] }) + "'"
+        }
+    }
+
+    private static let hexDigits = Array("0123456789ABCDEF")
+
     /// The storage class of this value.
     public var kind: Kind {
         switch self {

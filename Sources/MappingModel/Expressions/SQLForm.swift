@@ -1,5 +1,6 @@
 import Foundation
 import ObjectModel
+import SQLiteDatabase
 
 /// A text expression that SQLite can compute from the source row exactly as the compiled expression would:
 /// string literals, `$source.x` of String attributes, `string($source.n)` of integer attributes, joined with
@@ -21,7 +22,7 @@ package indirect enum SQLForm: Sendable, Hashable {
     /// The SQL of the value, with `column(slot)` naming the source column of each attribute read.
     package func sql(column: (Int) -> String) -> String {
         switch self {
-        case .literal(let text): "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
+        case .literal(let text): SQLiteValue.text(text).sqlLiteral
         case .textAttribute(let slot): column(slot)
         case .integerAsText(let slot): "CAST(\(column(slot)) AS TEXT)"
         case .concatenation(let left, let right): "(\(left.sql(column: column)) || \(right.sql(column: column)))"

@@ -9,7 +9,7 @@ public struct StoredAttributeSlots: ExpressionEnvironment, Sendable {
     public init(model: ModelVersion) {
         var slots: [String: [String: Int]] = [:]
         for entity in model.entities {
-            let stored = model.attributes(of: entity.name).filter { !$0.isTransient }
+            let stored = model.storedAttributes(of: entity.name)
             slots[entity.name] = Dictionary(uniqueKeysWithValues: stored.enumerated().map { ($1.name, $0) })
         }
         self.slots = slots

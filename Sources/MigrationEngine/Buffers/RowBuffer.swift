@@ -36,24 +36,25 @@ protocol RowSink: AnyObject {
 /// Binds a row's values straight into a batch insert.
 final class BatchRowSink: RowSink {
     private var batch: BatchRowInserter?
-    private var parameter: Int32 = 4
+    /// The slot the next value goes to.
+    private var slot = 0
 
     func start(_ batch: BatchRowInserter, primaryKey: Int64) throws {
         self.batch = batch
-        parameter = 4
+        slot = 0
         try batch.begin(primaryKey: primaryKey)
     }
 
     func put(_ value: SQLiteValue) throws {
         guard let batch else { preconditionFailure("a value was put outside a row") }
-        try batch.statement.bind(value, at: batch.parameter(parameter))
-        parameter += 1
+        try batch.statement.bind(value, at: batch.parameter(ofSlot: slot))
+        slot += 1
     }
 
     func copy(column: Int32, of statement: Statement) throws {
         guard let batch else { preconditionFailure("a value was copied outside a row") }
-        try batch.statement.bind(columnOf: statement, column, at: batch.parameter(parameter))
-        parameter += 1
+        try batch.statement.bind(columnOf: statement, column, at: batch.parameter(ofSlot: slot))
+        slot += 1
     }
 
     func finish() throws {

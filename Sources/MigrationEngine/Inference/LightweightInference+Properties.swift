@@ -116,10 +116,9 @@ extension LightweightInference {
                 matched.insert(old.name)
                 let kept = inferRelationship(relationship, from: old, of: entity.name)
                 relationshipSources[relationship.name] = kept ? old.name : .some(nil)
-                let expression =
-                    "FUNCTION($manager, \"destinationInstancesForSourceRelationshipNamed:sourceInstances:\", "
-                    + "\"\(old.name)\", $source.\(old.name))"
-                relationships.append(PropertyMapping(name: relationship.name, valueExpression: expression))
+                relationships.append(
+                    PropertyMapping(name: relationship.name, valueExpression: ExpressionText.relationshipCopy(old.name))
+                )
             case (_, let other?):
                 matched.insert(other.name)
                 note(
@@ -223,7 +222,7 @@ extension LightweightInference {
         // The mapping reads the source name; Core Data's has no cast (the value arrives as a number).
         let value = "$source.\(old.name)"
         guard old.isOptional && !attribute.isOptional else { return value }
-        guard let fill = attribute.defaultValue.flatMap(MappingInference.expressionLiteral) else {
+        guard let fill = attribute.defaultValue.flatMap(ExpressionText.literal) else {
             note(
                 entity, attribute.name, .needsValue,
                 "made required without a default value: the step fails on the first object without a value")
@@ -273,7 +272,7 @@ extension LightweightInference {
         switch property {
         case .attribute(let attribute):
             let start = attribute.defaultValue.map {
-                "the default \(MappingInference.expressionLiteral($0) ?? "value")"
+                "the default \(ExpressionText.literal($0) ?? "value")"
             }
             note(entity, attribute.name, .added, "new: existing objects get \(start ?? "nil")")
             if !attribute.isOptional && attribute.defaultValue == nil {

@@ -40,23 +40,4 @@ public enum MappingInference {
             source: source, destination: destination, entities: run.correspondences, addedEntities: run.added,
             removedEntities: run.removed, changes: run.changes, mappingModel: model)
     }
-
-    /// `value` written in the expression language, when it can be.
-    static func expressionLiteral(_ value: AttributeValue) -> String? {
-        func text(_ string: String) -> String {
-            "\""
-                + string.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-                .replacingOccurrences(of: "\n", with: "\\n") + "\""
-        }
-        switch value {
-        case .integer(let number): return String(number)
-        case .double(let number): return number.isFinite ? "\(number)" : nil
-        case .decimal(let digits): return digits
-        case .boolean(let flag): return flag ? "true" : "false"
-        case .string(let string), .uri(let string): return text(string)
-        case .date(let seconds): return "date(\(seconds))"
-        case .uuid(let uuid): return "uuid(\(text(uuid.uuidString)))"
-        case .binary: return nil
-        }
-    }
 }

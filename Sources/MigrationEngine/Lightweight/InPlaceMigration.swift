@@ -174,7 +174,7 @@ public struct InPlaceMigration: Sendable {
                 }
                 let initial =
                     plan.destination.attribute(column.property, of: column.entity)?.defaultValue
-                    .map { " DEFAULT \(Self.literal($0.sqliteValue))" } ?? ""
+                    .map { " DEFAULT \($0.sqliteValue.sqlLiteral)" } ?? ""
                 additions.append(
                     "ALTER TABLE \(quoted(table.name)) ADD COLUMN \(quoted(column.name)) \(column.sqlType)\(initial)")
             }
@@ -231,7 +231,7 @@ public struct InPlaceMigration: Sendable {
         let sourceTable = source.table(for: correspondence.source)
         let lineage = Set([entity] + plan.destination.ancestors(of: entity))
         let sourceNumber = source.entityNumbers[correspondence.source]!
-        var columns = ["Z_PK", "Z_ENT", "Z_OPT"]
+        var columns = RowShape.bookkeepingColumns
         var values = ["Z_PK", String(destination.entityNumbers[entity]!), "Z_OPT"]
         var needsWholeTable = false
         var windows: [String] = []
@@ -253,7 +253,7 @@ public struct InPlaceMigration: Sendable {
                     }
                 } else {
                     let attribute = plan.destination.attribute(column.property, of: entity)
-                    values.append(attribute?.defaultValue.map { Self.literal($0.sqliteValue) } ?? "NULL")
+                    values.append(attribute?.defaultValue.map { $0.sqliteValue.sqlLiteral } ?? "NULL")
                 }
             case .foreignKey:
                 if let sourceName = correspondence.relationships[column.property] ?? nil,
@@ -317,7 +317,7 @@ public struct InPlaceMigration: Sendable {
             let sourceName = correspondence.attributes[attribute] ?? nil,
             plan.source.attribute(sourceName, of: correspondence.source)?.isOptional == true
         else { return nil }
-        return Self.literal(value.sqliteValue)
+        return value.sqliteValue.sqlLiteral
     }
 
     /// For a new to-one whose inverse existed without it: the key of the object whose source relationship
@@ -413,16 +413,5 @@ public struct InPlaceMigration: Sendable {
         let row = try connection.rows("SELECT MIN(Z_PK), MAX(Z_PK) FROM \(quoted(table)) WHERE \(condition)").first
         guard let low = row?[0].int64, let high = row?[1].int64 else { return [] }
         return stride(from: low, through: high, by: Int(chunkSize)).map { $0...min($0 + chunkSize - 1, high) }
-    }
-
-    /// An SQL literal for a default value.
-    static func literal(_ value: SQLiteValue) -> String {
-        switch value {
-        case .null: "NULL"
-        case .integer(let number): String(number)
-        case .real(let number): String(number)
-        case .text(let text): "'" + text.replacingOccurrences(of: "'", with: "''") + "'"
-        case .blob(let bytes): "X'" + bytes.map { String(format: "%02X", $0) }.joined() + "'"
-        }
     }
 }

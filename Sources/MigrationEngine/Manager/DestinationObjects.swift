@@ -9,139 +9,6 @@ struct OrderCounterKey: Hashable {
     let owner: Int64
 }
 
-/// The insert statement of one destination entity and its row template (defaults filled in).
-final class DestinationWriter {
-    let entity: String
-    let entityNumber: Int32
-    let table: EntityTable
-    let inserter: RowInserter
-    let template: [SQLiteValue]
-    /// The primary keys of the entity's table, shared with the other entities of that table.
-    let keys: TableKeys
-    /// Many rows per statement, for the streaming default path.
-    let batch: BatchRowInserter
-    private let attributeTypes: [String: AttributeType]
-
-    init(store: Store, entity: String, keys: TableKeys) throws {
-        self.keys = keys
-        let version = store.version
-        self.entity = entity
-        self.entityNumber = Int32(store.layout.entityNumbers[entity]!)
-        self.table = store.layout.table(for: entity)
-        self.inserter = try RowInserter(store: store, entity: entity)
-        self.batch = try BatchRowInserter(store: store, inserter: inserter)
-        var template = [SQLiteValue](repeating: .null, count: Int(inserter.propertyCount))
-        var types: [String: AttributeType] = [:]
-        for attribute in version.attributes(of: entity) where !attribute.isTransient {
-            types[attribute.name] = attribute.type
-            if let index = inserter.parameter(for: attribute.name), let value = attribute.defaultValue {
-                template[Int(index) - 4] = value.sqliteValue
-            }
-        }
-        self.template = template
-        self.attributeTypes = types
-    }
-
-    func slot(for property: String) -> Int? { inserter.parameter(for: property).map { Int($0) - 4 } }
-    func orderKeySlot(for relationship: String) -> Int? {
-        inserter.orderKeyParameter(for: relationship).map { Int($0) - 4 }
-    }
-    func type(of attribute: String) -> AttributeType? { attributeTypes[attribute] }
-
-    func insert(primaryKey: Int64, values: [SQLiteValue]) throws {
-        try inserter.begin(primaryKey: primaryKey)
-        for (offset, value) in values.enumerated() {
-            try inserter.statement.bind(value, at: Int32(offset + 4))
-        }
-        try inserter.insert()
-    }
-}
-
-/// The primary keys of one destination table.
-final class TableKeys {
-    /// Whether objects keep their source object's primary key.
-    let preserving: Bool
-    private var next: Int64
-
-    init(preserving: Bool, next: Int64) {
-        self.preserving = preserving
-        self.next = next
-    }
-
-    /// A primary key for a new object: `preferred` when the table keeps source keys, else the next one.
-    func allocate(preferred: Int64?) -> Int64 {
-        if let preferred, preserving { return preferred }
-        defer { next += 1 }
-        return next
-    }
-}
-
-/// Hands out destination primary keys, table by table.
-///
-/// A destination table fed only from one source table, by mappings without a custom policy, keeps the
-/// source objects' primary keys: foreign keys then copy straight across, associations cost one bit an
-/// object, and the store's keys stay recognisable. Other tables number their objects from 1.
-struct PrimaryKeyAllocator {
-    private var next: [String: Int64] = [:]
-    private var preserving: Set<String> = []
-    private var tables: [String: TableKeys] = [:]
-
-    init(source: Store, destination: Store, passes: [CompiledPass]) throws {
-        var feeders: [String: Set<String>] = [:]
-        var mappingsPerSource: [String: Int] = [:]
-        var unsafe: Set<String> = []
-        for pass in passes {
-            for plan in pass.mappings {
-                guard let entity = plan.mapping.destinationEntity else { continue }
-                let table = destination.layout.table(for: entity).name
-                if let sourceEntity = plan.mapping.sourceEntity, plan.mapping.policy == nil {
-                    feeders[table, default: []].insert(source.layout.table(for: sourceEntity).name)
-                    // Two mappings of one source object into one table would give it the same key twice.
-                    mappingsPerSource["\(table)/\(sourceEntity)", default: 0] += 1
-                    if mappingsPerSource["\(table)/\(sourceEntity)"]! > 1 { unsafe.insert(table) }
-                } else {
-                    unsafe.insert(table)
-                }
-            }
-        }
-        for (table, sources) in feeders where sources.count == 1 && !unsafe.contains(table) {
-            preserving.insert(table)
-            let sourceTable = sources.first!
-            let maximum = try source.connection.scalar("SELECT COALESCE(MAX(Z_PK), 0) FROM \(quoted(sourceTable))")
-            next[table] = (maximum?.int64 ?? 0) + 1
-        }
-    }
-
-    /// The keys of `table`, one object per table.
-    mutating func keys(of table: String) -> TableKeys {
-        if let keys = tables[table] { return keys }
-        let keys = TableKeys(preserving: preserving.contains(table), next: next[table, default: 1])
-        tables[table] = keys
-        return keys
-    }
-}
-
-/// Prepared statements reused across the migration, by SQL text.
-///
-/// Keyed by connection as well: the source and destination stores have tables and columns of the same names, so
-/// the same text read from the other store must not get the first store's statement.
-struct StatementCache {
-    private struct Key: Hashable {
-        let connection: ObjectIdentifier
-        let sql: String
-    }
-
-    private var statements: [Key: Statement] = [:]
-
-    mutating func statement(_ sql: String, on connection: Connection) throws -> Statement {
-        let key = Key(connection: ObjectIdentifier(connection), sql: sql)
-        if let statement = statements[key] { return statement }
-        let statement = try connection.prepare(sql)
-        statements[key] = statement
-        return statement
-    }
-}
-
 /// The destination objects a migration makes: their writers, primary keys, rows and edges until they are
 /// written, and the values set on them afterwards — everything that writes to the destination store.
 final class DestinationObjects {
@@ -217,12 +84,8 @@ final class DestinationObjects {
 
     /// A foreign key written in stage 1: the current source row's key mapped through the target's
     /// associations, or NULL; counts the edge.
-    func stageOneKey(
-        _ foreignKey: (column: Int, slot: Int, table: AssociationTable), from reader: RowReader
-    )
-        -> SQLiteValue
-    {
-        guard let key = reader.value(at: foreignKey.column).int64,
+    func stageOneKey(_ foreignKey: StageOneForeignKey, from reader: RowReader) -> SQLiteValue {
+        guard let key = reader.value(at: foreignKey.sourceSlot).int64,
             let target = foreignKey.table.firstDestination(ofSource: key)
         else { return .null }
         tally.edgesWritten += 1
@@ -235,14 +98,7 @@ final class DestinationObjects {
     @inline(__always)
     func writeRow(_ destination: ObjectID, from reader: RowReader, runtime: MappingRuntime) throws {
         let sink = try rows.startRow(destination, writer: runtime.writer)
-        for fill in runtime.fills {
-            switch fill {
-            case .value(let value): try sink.put(value)
-            case .copy(let column): try sink.copy(column: column, of: reader.statement)
-            case .foreignKey(let index): try sink.put(stageOneKey(runtime.foreignKeys[index], from: reader))
-            case .evaluated(let index): try sink.put(runtime.results[index])
-            }
-        }
+        try runtime.row.fill(sink, from: reader, results: runtime.results) { stageOneKey($0, from: $1) }
         try rows.finishRow()
         tally.objectsCreated += 1
     }
@@ -396,44 +252,5 @@ final class DestinationObjects {
             throw MigrationError(.evaluation, "object \(object.primaryKey) is not a destination object")
         }
         return name
-    }
-}
-
-extension MigrationSession {
-    /// The value as stored for an attribute of `type`, converting what Core Data would convert.
-    static func sqliteValue(_ value: ExpressionValue, as type: AttributeType, property: String) throws -> SQLiteValue {
-        func mismatch() -> MigrationError {
-            MigrationError(.evaluation, "'\(property)' (\(type.rawValue)) cannot hold \(value)")
-        }
-        switch (value, type) {
-        case (.null, _): return .null
-        case (.integer(let number), .integer16), (.integer(let number), .integer32), (.integer(let number), .integer64):
-            guard type.integerRange!.contains(number) else { throw mismatch() }
-            return .integer(number)
-        case (.double(let number), .integer16), (.double(let number), .integer32), (.double(let number), .integer64):
-            guard number.isFinite, type.integerRange!.contains(Int64(number.rounded(.towardZero))) else {
-                throw mismatch()
-            }
-            return .integer(Int64(number.rounded(.towardZero)))
-        case (.boolean(let flag), .integer16), (.boolean(let flag), .integer32), (.boolean(let flag), .integer64),
-            (.boolean(let flag), .boolean):
-            return .integer(flag ? 1 : 0)
-        case (.integer(let number), .boolean): return .integer(number != 0 ? 1 : 0)
-        case (.double(let number), .double), (.double(let number), .float): return .real(number)
-        case (.integer(let number), .double), (.integer(let number), .float): return .real(Double(number))
-        case (.decimal(let text), .decimal): return .text(text)
-        case (.integer(let number), .decimal): return .text(String(number))
-        case (.double(let number), .decimal): return .text(String(number))
-        case (.string(let text), .string), (.uri(let text), .string): return .text(text)
-        case (.string(let text), .uri), (.uri(let text), .uri): return .text(text)
-        case (.date(let seconds), .date): return .real(seconds)
-        case (.binary(let bytes), .binary), (.binary(let bytes), .transformable): return .blob(bytes)
-        case (.uuid(let uuid), .uuid): return AttributeValue.uuid(uuid).sqliteValue
-        case (.string(let text), .uuid):
-            guard let uuid = UUID(uuidString: text) else { throw mismatch() }
-            return AttributeValue.uuid(uuid).sqliteValue
-        case (.uuid(let uuid), .string): return .text(uuid.uuidString)
-        default: throw mismatch()
-        }
     }
 }

@@ -26,6 +26,9 @@ public struct MigrationOptions: Sendable, Hashable {
     public var now: Double
     /// Seeds `uuid()` in value expressions and built-in policies, so that runs are reproducible.
     public var seed: UInt64
+    /// Whether streaming storage may make default-policy rows with SQL (``BulkInstanceCreation``); off, every
+    /// row takes the row-by-row path. For tests that hold the two renderings of one row plan side by side.
+    package var rendersRowsInSQL = true
 
     /// Options; streaming storage and resolved cross-pass relationships by default.
     public init(

@@ -13,8 +13,8 @@ struct ReaderColumns {
     let properties: [String]
 
     init(entity: String, version: ModelVersion) {
-        let attributes = version.attributes(of: entity).filter { !$0.isTransient }
-        let toOnes = version.relationships(of: entity).filter { !$0.isToMany && !$0.isTransient }
+        let attributes = version.storedAttributes(of: entity)
+        let toOnes = version.storedToOneRelationships(of: entity)
         self.entity = entity
         self.attributeTypes = attributes.map(\.type)
         self.properties = attributes.map(\.name) + toOnes.map(\.name)
@@ -204,29 +204,5 @@ extension MigrationSession: EvaluationContext {
             in: store
         ).first?.int64
         return ObjectID(side: side, entity: found.map(Int32.init) ?? number, primaryKey: key)
-    }
-
-    /// A stored value as an expression value of an attribute of `type`.
-    static func expressionValue(_ value: SQLiteValue, as type: AttributeType) -> ExpressionValue {
-        switch (type, value) {
-        case (_, .null): .null
-        case (.boolean, .integer(let number)): .boolean(number != 0)
-        case (.integer16, .integer(let number)), (.integer32, .integer(let number)), (.integer64, .integer(let number)):
-            .integer(number)
-        case (.date, .real(let number)): .date(number)
-        case (.date, .integer(let number)): .date(Double(number))
-        case (.double, .real(let number)), (.float, .real(let number)): .double(number)
-        case (.double, .integer(let number)), (.float, .integer(let number)): .double(Double(number))
-        case (.decimal, .text(let text)): .decimal(text)
-        case (.decimal, .integer(let number)): .decimal(String(number))
-        case (.decimal, .real(let number)): .decimal(String(number))
-        case (.uri, .text(let text)): .uri(text)
-        case (.uuid, .blob(let bytes)) where bytes.count == 16:
-            .uuid(bytes.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) })
-        case (_, .text(let text)): .string(text)
-        case (_, .blob(let bytes)): .binary(bytes)
-        case (_, .integer(let number)): .integer(number)
-        case (_, .real(let number)): .double(number)
-        }
     }
 }

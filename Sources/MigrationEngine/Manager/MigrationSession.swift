@@ -117,17 +117,8 @@ public final class MigrationSession {
             try runtime.association.associate(source: source.primaryKey, destination: destination)
             return destination
         }
-        var values = writer.template
-        if let reader {
-            for copy in runtime.copies { values[copy.slot] = reader.value(at: copy.column) }
-            for foreignKey in runtime.foreignKeys {
-                values[foreignKey.slot] = objects.stageOneKey(foreignKey, from: reader)
-            }
-        }
-        for target in runtime.evaluated {
-            let value = try evaluate(target.expression, mapping: mapping.name, property: target.name)
-            values[target.slot] = try Self.sqliteValue(value, as: target.type, property: target.property)
-        }
+        try evaluateRow(runtime, mapping: mapping.name)
+        let values = runtime.row.values(from: reader, results: runtime.results) { objects.stageOneKey($0, from: $1) }
         objects.register(destination, values: values, writer: writer)
         try runtime.association.associate(source: source.primaryKey, destination: destination)
         return destination

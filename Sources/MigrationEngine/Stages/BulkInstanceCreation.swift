@@ -26,6 +26,8 @@ final class BulkInstanceCreation {
     private static let memberFunction = "migrationbench_member"
     /// Source keys per statement: the progress and cancellation grain.
     static let keysPerStatement: Int64 = 4_096
+    /// The statement's parameters are the range of source keys (1 and 2), then the row's constants.
+    private static let firstConstantParameter: Int32 = 3
 
     private let tally: MigrationTally
     private let connection: Connection
@@ -44,10 +46,7 @@ final class BulkInstanceCreation {
         plan: CompiledEntityMappingPlan, runtime: MappingRuntime, session: MigrationSession
     ) throws -> BulkInstanceCreation? {
         guard plan.hasDefaultPolicy, let sourceEntity = plan.mapping.sourceEntity,
-            plan.filter?.readsOnlySourceAttributes ?? true,
-            runtime.evaluated.allSatisfy({
-                $0.expression.constantValue != nil || $0.expression.readsOnlySourceAttributes
-            })
+            plan.filter?.readsOnlySourceAttributes ?? true, runtime.row.rendersAsSQL
         else { return nil }
         return try BulkInstanceCreation(plan: plan, runtime: runtime, session: session, sourceEntity: sourceEntity)
     }
@@ -73,42 +72,24 @@ final class BulkInstanceCreation {
             bitmaps.append((Self.insertKeyFunction, keys, true))
             objectKey = "\(Self.insertKeyFunction)(s.Z_PK)"
         }
-        var values = [objectKey, String(runtime.writer.entityNumber), "1"]
-        for fill in runtime.fills {
-            switch fill {
-            case .value(let value):
-                constants.append(value)
-                values.append("?\(constants.count + 2)")
-            case .copy(let column):
-                values.append(sourceColumn(columns.properties[Int(column) - 1]))
-            case .foreignKey(let index):
-                let column = columns.properties[runtime.foreignKeys[index].column]
-                if let keys = runtime.foreignKeys[index].table.identityKeys {
-                    let name = "\(Self.memberFunction)_\(index)"
-                    bitmaps.append((name, keys, false))
-                    values.append("\(name)(\(sourceColumn(column)))")
-                } else {
-                    values.append("\(RowFunctions.foreignKey)(\(index), \(sourceColumn(column)))")
-                }
-            case .evaluated(let index):
-                let target = runtime.evaluated[index]
-                if let constant = target.expression.constantValue {
-                    constants.append(
-                        try MigrationSession.sqliteValue(constant, as: target.type, property: target.property))
-                    values.append("?\(constants.count + 2)")
-                } else if let form = target.expression.sqlForm, target.type == .string {
-                    // SQLite computes it; a row whose columns hold something unexpected goes to Swift.
-                    let attribute = { (slot: Int) in sourceColumn(columns.properties[slot]) }
-                    let inSQL = form.sql(column: attribute)
-                    values.append(
-                        form.guardSQL(column: attribute).map {
-                            "CASE WHEN \($0) THEN \(inSQL) ELSE \(RowFunctions.value)(\(index), \(rowArguments)) END"
-                        } ?? inSQL)
-                } else {
-                    values.append("\(RowFunctions.value)(\(index), \(rowArguments))")
-                }
-            }
-        }
+        // The bookkeeping columns, then the row plan's slots; the range bounds are parameters 1 and 2.
+        let values =
+            [objectKey, String(runtime.writer.entityNumber), "1"]
+            + runtime.row.selectList(
+                sourceColumn: { sourceColumn(columns.properties[$0]) },
+                foreignKey: { index, column in
+                    if let keys = runtime.row.foreignKeys[index].table.identityKeys {
+                        let name = "\(Self.memberFunction)_\(index)"
+                        bitmaps.append((name, keys, false))
+                        return "\(name)(\(column))"
+                    }
+                    return "\(RowFunctions.foreignKey)(\(index), \(column))"
+                },
+                evaluated: { "\(RowFunctions.value)(\($0), \(rowArguments))" },
+                constant: { value in
+                    constants.append(value)
+                    return "?\(Int(Self.firstConstantParameter) + constants.count - 1)"
+                })
         let writer = runtime.writer
         // In a CASE, so that the filter sees only rows of its own entity, whatever order SQLite tests terms in.
         let entityNumber = source.entityNumbers[sourceEntity]!
@@ -116,14 +97,14 @@ final class BulkInstanceCreation {
             plan.filter == nil
             ? "" : " AND CASE WHEN s.Z_ENT = \(entityNumber) THEN \(RowFunctions.value)(-1, \(rowArguments)) END"
         let sql =
-            "INSERT INTO main.\(quoted(writer.table.name)) (\(writer.inserter.columnNames.map(quoted).joined(separator: ", "))) "
+            "INSERT INTO main.\(quoted(writer.table.name)) (\(writer.inserter.shape.columnNames.map(quoted).joined(separator: ", "))) "
             + "SELECT \(values.joined(separator: ", ")) FROM \(Self.sourceSchema).\(quoted(table.name)) AS s "
             + "WHERE s.Z_ENT = \(entityNumber) AND s.Z_PK BETWEEN ?1 AND ?2\(filterClause) "
             + "ORDER BY s.Z_PK"
         self.sourceTable = table.name
         self.hasFilter = plan.filter != nil
         self.connection = session.destination.connection
-        let context = SourceRowContext(
+        let context = SourceRowArguments(
             entity: Int32(entityNumber), attributeTypes: columns.attributeTypes, now: session.options.now)
         self.tally = session.tally
         self.functions = RowFunctions(runtime: runtime, filter: plan.filter, context: context)
@@ -139,7 +120,9 @@ final class BulkInstanceCreation {
         self.foreignKeyBitmaps = bitmaps.filter { !$0.inserts }.map(\.bitmap)
         self.statement = try connection.prepare(sql)
         self.runtime = runtime
-        for (offset, value) in constants.enumerated() { try statement.bind(value, at: Int32(offset + 3)) }
+        for (offset, value) in constants.enumerated() {
+            try statement.bind(value, at: Self.firstConstantParameter + Int32(offset))
+        }
     }
 
     /// Makes every destination instance of the mapping, range by range, advancing `progress` by the source
@@ -223,9 +206,9 @@ private final class RowFunctions {
     let outcome = Outcome()
     private let runtime: MappingRuntime
     private let filter: CompiledExpression?
-    private let context: SourceRowContext
+    private let context: SourceRowArguments
 
-    init(runtime: MappingRuntime, filter: CompiledExpression?, context: SourceRowContext) {
+    init(runtime: MappingRuntime, filter: CompiledExpression?, context: SourceRowArguments) {
         self.runtime = runtime
         self.filter = filter
         self.context = context
@@ -247,7 +230,7 @@ private final class RowFunctions {
             }
         }
         // `foreign_key(index, sourceForeignKey)`: the stage-1 foreign key `index`, through the target's associations.
-        let targets = runtime.foreignKeys.map(\.table)
+        let targets = runtime.row.foreignKeys.map(\.table)
         try connection.registerFunction(Self.foreignKey, argumentCount: 2) { call in
             guard call.value(at: 1).int64 != nil,
                 let target = targets[Int(call.int64(at: 0))].firstDestination(ofSource: call.int64(at: 1))
@@ -257,7 +240,7 @@ private final class RowFunctions {
         }
         // `value(index, sourceKey, attributes…)`: evaluated expression `index`, or the filter for −1.
         let context = context
-        let evaluated = runtime.evaluated
+        let evaluated = runtime.row.evaluated
         let filter = filter
         let mapping = runtime.name
         try connection.registerFunction(Self.value, argumentCount: -1) { call in
@@ -292,7 +275,7 @@ private final class RowFunctions {
 /// `$source` as the bulk statement's functions see it: the current call's arguments are the source row
 /// (key first, then the stored attributes in slot order). Offers nothing but what
 /// ``CompiledExpression/readsOnlySourceAttributes`` expressions read.
-private final class SourceRowContext: EvaluationContext {
+private final class SourceRowArguments: EvaluationContext {
     let entity: Int32
     let attributeTypes: [AttributeType]
     let now: Double

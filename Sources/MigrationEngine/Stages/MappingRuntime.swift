@@ -4,75 +4,27 @@ import ObjectModel
 import PersistentStore
 import SQLiteDatabase
 
-/// Where one attribute mapping's value goes in the destination row, resolved once per entity mapping.
-final class AttributeTarget {
-    let name: String
-    let property: String
-    let expression: CompiledExpression
-    let slot: Int
-    let type: AttributeType
-
-    init(name: String, property: String, expression: CompiledExpression, slot: Int, type: AttributeType) {
-        self.name = name
-        self.property = property
-        self.expression = expression
-        self.slot = slot
-        self.type = type
-    }
-}
-
-/// What fills one slot of a default-path row.
-enum SlotFill {
-    /// A value known before the first object: a default, or a constant expression.
-    case value(SQLiteValue)
-    /// The source reader's column, copied as it is stored.
-    case copy(column: Int32)
-    /// A stage-one foreign key, by its index in ``MappingRuntime/foreignKeys``.
-    case foreignKey(Int)
-    /// An evaluated expression, by its index in ``MappingRuntime/evaluated``.
-    case evaluated(Int)
-}
-
 /// Everything the default path of one entity mapping needs per object, resolved when its first object is
-/// made: the writer, what fills each slot of the row in slot order, the expressions to evaluate, the foreign
-/// keys known in stage 1, and the association table — so that making an object looks nothing up by name.
+/// made: the writer, the row plan, and the association table — so that making an object looks nothing up by
+/// name.
 final class MappingRuntime {
     let name: String
     /// The mapping this runtime runs (unowned: the session's passes hold every plan for its whole life).
     unowned let plan: CompiledEntityMappingPlan
     let writer: DestinationWriter
-    /// `$source.x` into an attribute of the same type: the stored value is copied as it is.
-    let copies: [(column: Int, slot: Int)]
-    let evaluated: [AttributeTarget]
-    /// Foreign keys set in stage 1: the source column, the destination slot, the target's associations.
-    let foreignKeys: [(column: Int, slot: Int, table: AssociationTable)]
-    /// Every slot of the row, in order.
-    let fills: [SlotFill]
+    /// The destination row and what fills each of its slots.
+    let row: RowPlan
     let association: AssociationTable
-    /// The values of `evaluated` for the current object, reused from object to object.
+    /// The values of the row's evaluated expressions for the current object, reused from object to object.
     var results: [SQLiteValue]
 
-    init(
-        plan: CompiledEntityMappingPlan,
-        writer: DestinationWriter,
-        copies: [(column: Int, slot: Int)],
-        evaluated: [AttributeTarget],
-        foreignKeys: [(column: Int, slot: Int, table: AssociationTable)],
-        association: AssociationTable
-    ) {
+    init(plan: CompiledEntityMappingPlan, writer: DestinationWriter, row: RowPlan, association: AssociationTable) {
         self.name = plan.mapping.name
         self.plan = plan
         self.writer = writer
-        self.copies = copies
-        self.evaluated = evaluated
-        self.foreignKeys = foreignKeys
-        var fills = writer.template.map { SlotFill.value($0) }
-        for copy in copies { fills[copy.slot] = .copy(column: Int32(copy.column + 1)) }
-        for (index, foreignKey) in foreignKeys.enumerated() { fills[foreignKey.slot] = .foreignKey(index) }
-        for (index, target) in evaluated.enumerated() { fills[target.slot] = .evaluated(index) }
-        self.fills = fills
+        self.row = row
         self.association = association
-        self.results = Array(repeating: .null, count: evaluated.count)
+        self.results = Array(repeating: .null, count: row.evaluated.count)
     }
 }
 
@@ -127,8 +79,8 @@ final class MappingRuntimes {
         }
         let writer = try objects.writer(for: entity)
         let columns = plan.mapping.sourceEntity.map { ReaderColumns(entity: $0, version: sourceVersion) }
-        var copies: [(column: Int, slot: Int)] = []
-        var evaluated: [AttributeTarget] = []
+        var copies: [(sourceSlot: Int, slot: Int)] = []
+        var attributes: [AttributeTarget] = []
         for attribute in plan.attributes {
             guard let slot = writer.slot(for: attribute.name), let type = writer.type(of: attribute.name) else {
                 throw MigrationError(.evaluation, "attribute '\(writer.entity).\(attribute.name)' is not stored")
@@ -139,23 +91,23 @@ final class MappingRuntimes {
                 copies.append((column, slot))
                 continue
             }
-            evaluated.append(
+            attributes.append(
                 AttributeTarget(
                     name: attribute.name, property: "\(writer.entity).\(attribute.name)",
                     expression: attribute.expression, slot: slot, type: type))
         }
-        var foreignKeys: [(column: Int, slot: Int, table: AssociationTable)] = []
+        var foreignKeys: [StageOneForeignKey] = []
         for target in try stageOneForeignKeys(for: plan) {
             guard let lookup = target.lookup, let tables = associations.tables(ofSourceEntity: lookup.sourceEntity),
                 tables.count == 1
             else { continue }
-            foreignKeys.append((lookup.readerIndex, target.slot, tables[0]))
+            foreignKeys.append(StageOneForeignKey(sourceSlot: lookup.readerIndex, slot: target.slot, table: tables[0]))
         }
         let association = associations.table(for: plan.mapping)
         association.reserve(sourceKeys: plan.mapping.sourceEntity.flatMap { sourceCounts[$0] } ?? 0)
-        let runtime = MappingRuntime(
-            plan: plan, writer: writer, copies: copies, evaluated: evaluated, foreignKeys: foreignKeys,
-            association: association)
+        let row = RowPlan(
+            template: writer.template, attributes: attributes, copies: copies, foreignKeys: foreignKeys)
+        let runtime = MappingRuntime(plan: plan, writer: writer, row: row, association: association)
         runtimes[ObjectIdentifier(plan)] = runtime
         current = runtime
         return runtime
@@ -230,10 +182,15 @@ extension MigrationSession {
     func writeRow(
         _ destination: ObjectID, from reader: RowReader, runtime: MappingRuntime, mapping: String
     ) throws {
-        for (index, target) in runtime.evaluated.enumerated() {
+        try evaluateRow(runtime, mapping: mapping)
+        try objects.writeRow(destination, from: reader, runtime: runtime)
+    }
+
+    /// Evaluates the expressions of `runtime`'s row for the current object into its results.
+    func evaluateRow(_ runtime: MappingRuntime, mapping: String) throws {
+        for (index, target) in runtime.row.evaluated.enumerated() {
             let value = try evaluate(target.expression, mapping: mapping, property: target.name)
             runtime.results[index] = try Self.sqliteValue(value, as: target.type, property: target.property)
         }
-        try objects.writeRow(destination, from: reader, runtime: runtime)
     }
 }

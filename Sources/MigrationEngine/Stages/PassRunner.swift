@@ -93,7 +93,7 @@ extension MigrationSession {
     /// ``BulkInstanceCreation``; streaming storage only. Where SQLite cannot attach it, every mapping takes the
     /// row-by-row path, which gives the same store.
     private func attachSourceForBulkCreation() {
-        guard !objects.rows.savesAtPassEnd, !sourceAttached else { return }
+        guard !objects.rows.savesAtPassEnd, options.rendersRowsInSQL, !sourceAttached else { return }
         // Another process reading the source may hold a lock for a moment (WAL recovery, a checkpoint): wait
         // for it rather than give up the faster road at once.
         try? destination.connection.execute("PRAGMA busy_timeout = 5000")

@@ -39,7 +39,7 @@ struct ArchivedExpression {
             guard !selector.isEmpty else {
                 throw PropertyListError(message: "an \(object.className) has no NSSelectorName")
             }
-            var parts = [try text(object["NSOperand"], depth: depth + 1), Self.quoted(selector)]
+            var parts = [try text(object["NSOperand"], depth: depth + 1), ExpressionText.literal(selector)]
             for argument in arguments { parts.append(try text(argument, depth: depth + 1)) }
             return "FUNCTION(" + parts.joined(separator: ", ") + ")"
         default:
@@ -60,18 +60,15 @@ struct ArchivedExpression {
         case .boolean(let flag)?: return flag ? "YES" : "NO"
         case .integer(let number)?: return String(number)
         case .real(let number)?: return String(number)
-        case .string(let text)?: return Self.quoted(text)
+        case .string(let text)?: return ExpressionText.literal(text)
         case .dictionary?:
             let object = try archive.object(value)
-            if object?.fields["NS.string"] != nil, let text = try archive.string(value) { return Self.quoted(text) }
+            if object?.fields["NS.string"] != nil, let text = try archive.string(value) {
+                return ExpressionText.literal(text)
+            }
             throw PropertyListError(message: "a constant of class \(object?.className ?? "?") is not supported")
         case let other?:
             throw PropertyListError(message: "a constant that is \(KeyedArchive.describe(other)) is not supported")
         }
-    }
-
-    /// `text` in double quotes, with `\` and `"` escaped.
-    static func quoted(_ text: String) -> String {
-        "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
     }
 }

@@ -233,13 +233,10 @@ private struct XcodeMappingDocument {
             guard let relationship = source.relationship(name, of: entity) else { continue }
             let target = relationship.destination
             if !source.subentities(of: target).isEmpty {
-                mapping.relationshipMappings[index].valueExpression =
-                    "FUNCTION($manager, \"destinationInstancesForSourceRelationshipNamed:sourceInstances:\", "
-                    + "\(ArchivedExpression.quoted(name)), $source.\(name))"
+                mapping.relationshipMappings[index].valueExpression = ExpressionText.relationshipCopy(name)
             } else if let first = mappingsBySource.first(where: { $0.source == target }) {
-                mapping.relationshipMappings[index].valueExpression =
-                    "FUNCTION($manager, \"destinationInstancesForEntityMappingNamed:sourceInstances:\", "
-                    + "\(ArchivedExpression.quoted(first.name)), $source.\(name))"
+                mapping.relationshipMappings[index].valueExpression = ExpressionText.relationshipCopy(
+                    name, entityMapping: first.name)
             }
         }
     }

@@ -1,0 +1,49 @@
+import ObjectModel
+import PersistentStore
+import SQLiteDatabase
+
+/// The insert statement of one destination entity and its row template (defaults filled in).
+final class DestinationWriter {
+    let entity: String
+    let entityNumber: Int32
+    let table: EntityTable
+    let inserter: RowInserter
+    let template: [SQLiteValue]
+    /// The primary keys of the entity's table, shared with the other entities of that table.
+    let keys: TableKeys
+    /// Many rows per statement, for the streaming default path.
+    let batch: BatchRowInserter
+    private let attributeTypes: [String: AttributeType]
+
+    init(store: Store, entity: String, keys: TableKeys) throws {
+        self.keys = keys
+        let version = store.version
+        self.entity = entity
+        self.entityNumber = Int32(store.layout.entityNumbers[entity]!)
+        self.table = store.layout.table(for: entity)
+        self.inserter = try RowInserter(store: store, entity: entity)
+        self.batch = try BatchRowInserter(store: store, inserter: inserter)
+        var template = [SQLiteValue](repeating: .null, count: inserter.shape.slots.count)
+        var types: [String: AttributeType] = [:]
+        for attribute in version.storedAttributes(of: entity) {
+            types[attribute.name] = attribute.type
+            if let slot = inserter.slot(for: attribute.name), let value = attribute.defaultValue {
+                template[slot] = value.sqliteValue
+            }
+        }
+        self.template = template
+        self.attributeTypes = types
+    }
+
+    func slot(for property: String) -> Int? { inserter.slot(for: property) }
+    func orderKeySlot(for relationship: String) -> Int? { inserter.orderKeySlot(for: relationship) }
+    func type(of attribute: String) -> AttributeType? { attributeTypes[attribute] }
+
+    func insert(primaryKey: Int64, values: [SQLiteValue]) throws {
+        try inserter.begin(primaryKey: primaryKey)
+        for (slot, value) in values.enumerated() {
+            try inserter.statement.bind(value, at: inserter.shape.parameter(ofSlot: slot))
+        }
+        try inserter.insert()
+    }
+}

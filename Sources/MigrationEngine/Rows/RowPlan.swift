@@ -1,0 +1,156 @@
+import MappingModel
+import ObjectModel
+import PersistentStore
+import SQLiteDatabase
+
+/// Where one attribute mapping's value goes in the destination row, resolved once per entity mapping.
+final class AttributeTarget {
+    let name: String
+    let property: String
+    let expression: CompiledExpression
+    let slot: Int
+    let type: AttributeType
+
+    init(name: String, property: String, expression: CompiledExpression, slot: Int, type: AttributeType) {
+        self.name = name
+        self.property = property
+        self.expression = expression
+        self.slot = slot
+        self.type = type
+    }
+}
+
+/// A foreign key written while the row is made (stage 1): the source reader's slot that holds the source
+/// object's foreign key, the destination slot, and the associations of the target's entity mapping.
+struct StageOneForeignKey {
+    let sourceSlot: Int
+    let slot: Int
+    let table: AssociationTable
+}
+
+/// What fills one slot of a destination row.
+enum SlotFill {
+    /// A value known before the first object: a default, or a constant expression already converted.
+    case value(SQLiteValue)
+    /// The source reader's slot, copied as it is stored (`$source.x` into an attribute of the same type).
+    case copy(sourceSlot: Int)
+    /// A relationship set in stage 1, by its index in ``RowPlan/foreignKeys``.
+    case foreignKey(Int)
+    /// An expression or a conversion, evaluated per object, by its index in ``RowPlan/evaluated``.
+    case evaluated(Int)
+}
+
+/// The destination row of one compiled entity mapping: every slot of the destination entity's row
+/// (``PersistentStore/RowShape``) and what fills it — built once, and read by every stage-1 path: the SQL path
+/// renders it into its `INSERT … SELECT` (``selectList(sourceColumn:foreignKey:evaluated:constant:)``), the
+/// default-policy path streams it slot by slot (``fill(_:from:results:stageOneKey:)``), and the policy path
+/// makes the values it hands to the policy (``values(from:results:stageOneKey:)``).
+struct RowPlan {
+    /// Every slot of the row, in slot order.
+    let slots: [SlotFill]
+    /// The values of the slots no mapping fills: the destination attributes' defaults.
+    let template: [SQLiteValue]
+    /// The expressions evaluated per object.
+    let evaluated: [AttributeTarget]
+    /// The foreign keys set in stage 1.
+    let foreignKeys: [StageOneForeignKey]
+
+    /// The plan of a row with defaults `template`, attributes `attributes` filled from the source entity's
+    /// stored attributes (`sourceSlots`, `sourceTypes`) where a mapping only copies one of the same type, from
+    /// `constant` where an expression is one, and by evaluation otherwise; then `foreignKeys`.
+    init(
+        template: [SQLiteValue], attributes: [AttributeTarget], copies: [(sourceSlot: Int, slot: Int)],
+        foreignKeys: [StageOneForeignKey]
+    ) {
+        var slots = template.map { SlotFill.value($0) }
+        for copy in copies { slots[copy.slot] = .copy(sourceSlot: copy.sourceSlot) }
+        for (index, foreignKey) in foreignKeys.enumerated() { slots[foreignKey.slot] = .foreignKey(index) }
+        var evaluated: [AttributeTarget] = []
+        for target in attributes {
+            // A constant that converts is a value like a default; one that does not fails per object, as before.
+            if let constant = target.expression.constantValue,
+                let value = try? MigrationSession.sqliteValue(constant, as: target.type, property: target.property)
+            {
+                slots[target.slot] = .value(value)
+                continue
+            }
+            slots[target.slot] = .evaluated(evaluated.count)
+            evaluated.append(target)
+        }
+        self.slots = slots
+        self.template = template
+        self.evaluated = evaluated
+        self.foreignKeys = foreignKeys
+    }
+
+    // MARK: - Rows
+
+    /// Streams the row into `sink` slot by slot: source columns copied from `reader` as they are stored,
+    /// foreign keys through `stageOneKey`, expressions from `results` (evaluated already, in `evaluated` order).
+    @inline(__always)
+    func fill(
+        _ sink: any RowSink, from reader: RowReader, results: [SQLiteValue],
+        stageOneKey: (StageOneForeignKey, RowReader) -> SQLiteValue
+    ) throws {
+        for fill in slots {
+            switch fill {
+            case .value(let value): try sink.put(value)
+            case .copy(let slot): try sink.copy(column: reader.shape.column(ofSlot: slot), of: reader.statement)
+            case .foreignKey(let index): try sink.put(stageOneKey(foreignKeys[index], reader))
+            case .evaluated(let index): try sink.put(results[index])
+            }
+        }
+    }
+
+    /// The row as values: what ``fill(_:from:results:stageOneKey:)`` streams, or, without a source row, the
+    /// defaults where it would read one.
+    func values(
+        from reader: RowReader?, results: [SQLiteValue], stageOneKey: (StageOneForeignKey, RowReader) -> SQLiteValue
+    ) -> [SQLiteValue] {
+        var values = template
+        for (slot, fill) in slots.enumerated() {
+            switch fill {
+            case .value(let value): values[slot] = value
+            case .copy(let sourceSlot): if let reader { values[slot] = reader.value(at: sourceSlot) }
+            case .foreignKey(let index): if let reader { values[slot] = stageOneKey(foreignKeys[index], reader) }
+            case .evaluated(let index): values[slot] = results[index]
+            }
+        }
+        return values
+    }
+
+    // MARK: - SQL
+
+    /// The SQL of each slot, for an `INSERT … SELECT` from the source table: source columns by
+    /// `sourceColumn(sourceSlot)`, values as the parameters `constant(value)` names, simple text expressions
+    /// in SQL (``MappingModel/SQLForm``) guarded per row with the fallback `evaluated(index)`, and the rest as
+    /// `foreignKey(index, sourceColumn)` and `evaluated(index)` calls.
+    func selectList(
+        sourceColumn: (Int) -> String, foreignKey: (Int, String) -> String, evaluated call: (Int) -> String,
+        constant: (SQLiteValue) -> String
+    ) -> [String] {
+        slots.map { fill in
+            switch fill {
+            case .value(let value): return constant(value)
+            case .copy(let slot): return sourceColumn(slot)
+            case .foreignKey(let index): return foreignKey(index, sourceColumn(foreignKeys[index].sourceSlot))
+            case .evaluated(let index):
+                let target = evaluated[index]
+                guard let form = target.expression.sqlForm, target.type == .string else { return call(index) }
+                // SQLite computes it; a row whose columns hold something unexpected goes to Swift.
+                let inSQL = form.sql(column: sourceColumn)
+                return form.guardSQL(column: sourceColumn).map {
+                    "CASE WHEN \($0) THEN \(inSQL) ELSE \(call(index)) END"
+                }
+                    ?? inSQL
+            }
+        }
+    }
+
+    /// Whether the SQL path can make this row: every expression reads nothing but the source row's attributes
+    /// (``MappingModel/CompiledExpression/readsOnlySourceAttributes``), so that nothing can observe the order
+    /// in which SQLite computes a row's columns.
+    var rendersAsSQL: Bool {
+        evaluated.allSatisfy { $0.expression.constantValue != nil || $0.expression.readsOnlySourceAttributes }
+    }
+}
