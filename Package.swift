@@ -152,7 +152,8 @@ let package = Package(
         .testTarget(
             name: "MigrationBenchCLITests",
             dependencies: [
-                "MigrationBenchCLI", "SQLiteDatabase", "TestFixtures",
+                "MigrationBenchCLI", "MigrationEngine", "ReportModel", "ScenarioRunner", "SQLiteDatabase",
+                "TestFixtures",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Yams", package: "Yams"),
             ]),

@@ -31,4 +31,17 @@ public struct Statistic: Sendable, Hashable, Codable {
         self.max = sorted[sorted.count - 1]
         self.samples = samples
     }
+
+    /// The median (with minimum and maximum) of each sample over the sample of `base` taken in the same
+    /// repetition, right before or after it; nil when the two do not pair up. Each pair shares the machine's
+    /// state of the moment (page cache, the other core's load), which drifts on a shared machine; pairing keeps
+    /// a slow spell on one side from deciding the ratio, as a ratio of two medians would.
+    ///
+    /// ```swift
+    /// Statistic(samples: [2, 3]).pairedRatio(over: Statistic(samples: [1, 2]))?.median  // 1.75
+    /// ```
+    public func pairedRatio(over base: Statistic) -> Statistic? {
+        guard samples.count == base.samples.count, !samples.isEmpty else { return nil }
+        return Statistic(samples: zip(samples, base.samples).map { $0 / $1 })
+    }
 }

@@ -34,7 +34,8 @@ struct VerifyCommandTests {
             let seconds = runs.compactMap { $0["seconds"] as? Double }.sorted()
             #expect(runs.count == 3 && seconds.count == 3 && cell["seconds"] as? Double == seconds[1])
             #expect(
-                runs.allSatisfy { $0["objects"] as? Int == cell["objects"] as? Int } && cell["objects"] as? Int == 500)
+                runs.allSatisfy { $0["objectCount"] as? Int == cell["objectCount"] as? Int }
+                    && cell["objectCount"] as? Int == 500)
             let arguments = [
                 "verify", "--source", source, "--destination", destination, "--model", Self.model, "--mapping",
                 Self.mapping, "--json",

@@ -6,7 +6,7 @@ struct BenchmarkCommand: ParsableCommand {
         commandName: "benchmark",
         abstract: "Benchmark the tool's machinery against hand-written floors measured in the same run.",
         subcommands: [
-            GeneratorBenchmark.self, EngineBenchmark.self, FloorInsertCommand.self, FloorSQLCommand.self,
+            GeneratorBenchmarkCommand.self, EngineBenchmarkCommand.self, FloorInsertCommand.self, FloorSQLCommand.self,
             MigrationCellCommand.self,
         ]
     )

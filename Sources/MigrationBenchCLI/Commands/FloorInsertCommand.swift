@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Instrumentation
 import SQLiteDatabase
+import ScenarioRunner
 
 /// The floor of generation: the same rows, already in memory, inserted through bare prepared statements
 /// in one transaction, with the same schema, indexes and pragmas. No engine could write them faster.
@@ -64,7 +65,7 @@ struct FloorInsertCommand: ParsableCommand {
             try writer.setPragma("synchronous", "NORMAL")
             try writer.checkpoint(.truncate)
             let elapsed = ContinuousClock.now - start
-            try printJSON(["seconds": elapsed.seconds])
+            try printJSON(BenchmarkSample(seconds: elapsed.seconds))
         }
     }
 }

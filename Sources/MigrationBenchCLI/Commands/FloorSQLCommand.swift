@@ -3,6 +3,7 @@ import Foundation
 import Instrumentation
 import PersistentStore
 import SQLiteDatabase
+import ScenarioRunner
 
 /// Runs a hand-written SQL script — a floor — against a store, and times it.
 struct FloorSQLCommand: ParsableCommand {
@@ -38,7 +39,7 @@ struct FloorSQLCommand: ParsableCommand {
             }
             let start = ContinuousClock.now
             try connection.execute(script)
-            try printJSON(["seconds": (ContinuousClock.now - start).seconds])
+            try printJSON(BenchmarkSample(seconds: (ContinuousClock.now - start).seconds))
         }
     }
 }

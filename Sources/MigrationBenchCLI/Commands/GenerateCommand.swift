@@ -112,6 +112,8 @@ struct GenerateReport: Encodable {
     /// The peak heap of the generating thread, from jemalloc; null when jemalloc is not the allocator.
     let peakHeapBytes: Int?
     let maxResidentBytes: Int
+    /// Objects in all: what a benchmark reads (``BenchmarkSample/objectCount``).
+    var objectCount: Int { objects.values.reduce(0, +) }
 
     init(result: GenerationResult, peakHeapBytes: Int?, usage: ResourceUsage) {
         version = result.version
@@ -132,10 +134,11 @@ struct GenerateReport: Encodable {
         try container.encode(seconds, forKey: .seconds)
         try container.encode(peakHeapBytes, forKey: .peakHeapBytes)
         try container.encode(maxResidentBytes, forKey: .maxResidentBytes)
+        try container.encode(objectCount, forKey: .objectCount)
     }
 
     enum CodingKeys: String, CodingKey {
-        case version, seed, objects, relationships, seconds, peakHeapBytes, maxResidentBytes
+        case version, seed, objects, relationships, seconds, peakHeapBytes, maxResidentBytes, objectCount
     }
 }
 

@@ -6,6 +6,7 @@ import MigrationEngine
 import ObjectModel
 import PersistentStore
 import ReportModel
+import ScenarioRunner
 
 /// One measured migration step, in its own process: time and peak heap of the step alone.
 struct MigrationCellCommand: ParsableCommand {
@@ -17,17 +18,6 @@ struct MigrationCellCommand: ParsableCommand {
             in-place copies --source to --output first (not timed) and migrates the copy with SQL; streaming and \
             in-memory run the three-stage engine from --source into a new store at --output.
             """)
-
-    enum Mode: String, ExpressibleByArgument, CaseIterable {
-        case inPlace = "in-place"
-        case streaming
-        case inMemory = "in-memory"
-    }
-
-    enum Passes: String, ExpressibleByArgument, CaseIterable {
-        case single
-        case perEntity = "per-entity"
-    }
 
     @Option(name: .long, help: "The source store.")
     var source: String
@@ -44,10 +34,10 @@ struct MigrationCellCommand: ParsableCommand {
     var mapping: String?
 
     @Option(name: .long, help: "in-place, streaming or in-memory.")
-    var mode: Mode
+    var mode: BenchmarkMigrationMode
 
     @Option(name: .long, help: "single, or per-entity (one pass per entity mapping).")
-    var passes: Passes = .single
+    var passes: PassMode = .single
 
     @Option(name: .long, help: "Where the migrated store goes (must not exist).")
     var output: String
@@ -70,7 +60,7 @@ struct MigrationCellCommand: ParsableCommand {
             let history = try modelOptions.load()
             let source = try history.requireVersion(from)
             let destination = try history.requireVersion(to)
-            var runs: [CellResult] = []
+            var runs: [BenchmarkSample] = []
             for repetition in 1...repetitions {
                 if repetition > 1 { Store.remove(at: output) }
                 runs.append(try runOnce(source: source, destination: destination, history: history))
@@ -81,7 +71,9 @@ struct MigrationCellCommand: ParsableCommand {
     }
 
     /// One run of the step into `output`, timed, with the thread's heap peak.
-    private func runOnce(source: ModelVersion, destination: ModelVersion, history: ModelHistory) throws -> CellResult {
+    private func runOnce(
+        source: ModelVersion, destination: ModelVersion, history: ModelHistory
+    ) throws -> BenchmarkSample {
         let heap = currentHeapStatistics()
         let clock = ContinuousClock()
         var seconds = 0.0
@@ -102,7 +94,7 @@ struct MigrationCellCommand: ParsableCommand {
             let models = passes == .perEntity ? PassSplit.perEntity(model) : [model]
             let manager = MigrationManager(
                 source: source, destination: destination,
-                options: MigrationOptions(storage: mode == .streaming ? .streaming : .inMemory))
+                options: MigrationOptions(storage: mode.storage ?? .streaming))
             // The engine only reads the source store; reading a WAL-mode store leaves an empty -wal and its
             // -shm beside it, removed once the step is done (and timed).
             try WriteAheadLog.leavingNoSidecars(of: [self.source]) {
@@ -113,12 +105,12 @@ struct MigrationCellCommand: ParsableCommand {
                 seconds = (clock.now - start).seconds
             }
         }
-        return CellResult(seconds: seconds, peakHeapBytes: heap.threadPeakBytes(), objects: objects)
+        return BenchmarkSample(seconds: seconds, peakHeapBytes: heap.threadPeakBytes(), objectCount: objects)
     }
 
-    /// Several runs: their medians, as one run's keys, and each run.
+    /// Several runs: their medians, as one run's keys (a ``BenchmarkSample``), and each run.
     struct Repeated: Encodable {
-        let runs: [CellResult]
+        let runs: [BenchmarkSample]
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
@@ -126,25 +118,10 @@ struct MigrationCellCommand: ParsableCommand {
             try container.encode(Statistic(samples: runs.map(\.seconds)).median, forKey: .seconds)
             try container.encode(
                 heaps.count == runs.count ? Int(Statistic(samples: heaps).median) : nil, forKey: .peakHeapBytes)
-            try container.encode(runs[0].objects, forKey: .objects)
+            try container.encode(runs[0].objectCount, forKey: .objectCount)
             try container.encode(runs, forKey: .runs)
         }
 
-        enum CodingKeys: String, CodingKey { case seconds, peakHeapBytes, objects, runs }
-    }
-
-    struct CellResult: Encodable {
-        let seconds: Double
-        let peakHeapBytes: Int?
-        let objects: Int
-
-        func encode(to encoder: any Encoder) throws {
-            var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(seconds, forKey: .seconds)
-            try container.encode(peakHeapBytes, forKey: .peakHeapBytes)
-            try container.encode(objects, forKey: .objects)
-        }
-
-        enum CodingKeys: String, CodingKey { case seconds, peakHeapBytes, objects }
+        enum CodingKeys: String, CodingKey { case seconds, peakHeapBytes, objectCount, runs }
     }
 }

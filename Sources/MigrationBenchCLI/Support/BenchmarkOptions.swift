@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import ObjectModel
+import ScenarioRunner
 
 /// The options every benchmark command shares, and the scratch folder and JSON file they use.
 struct BenchmarkOptions: ParsableArguments {
@@ -51,11 +52,15 @@ struct BenchmarkOptions: ParsableArguments {
         Interruption.keep(folder.path)
     }
 
-    /// Writes `report` to `--json-output`, if given, as pretty JSON with sorted keys.
-    func write(_ report: some Encodable) throws {
-        guard let jsonOutput else { return }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try encoder.encode(report).write(to: URL(fileURLWithPath: jsonOutput))
+    /// Prints `table`, writes `report` to `--json-output` if given (pretty JSON with sorted keys), and with
+    /// `--gate` exits with code 3 when a gated target is missed.
+    func finish(_ report: some Encodable, table: String, targets: [BenchmarkTarget]) throws {
+        print(table)
+        if let jsonOutput {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            try encoder.encode(report).write(to: URL(fileURLWithPath: jsonOutput))
+        }
+        if gate && !targets.gatePasses { throw ExitCode(3) }
     }
 }

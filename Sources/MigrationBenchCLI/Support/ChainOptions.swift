@@ -3,10 +3,12 @@ import Foundation
 import MappingModel
 public import MigrationEngine
 import ObjectModel
+public import ScenarioRunner
 
 extension PassMode: ExpressibleByArgument {}
 extension StorageMode: ExpressibleByArgument {}
 extension MigrationPath: ExpressibleByArgument {}
+extension BenchmarkMigrationMode: ExpressibleByArgument {}
 
 /// The options that say where a store migrates to and how: `plan` and `migrate` share them.
 struct ChainOptions: ParsableArguments {

@@ -1,4 +1,5 @@
 import Foundation
+import ScenarioRunner
 
 /// Runs this executable again in a fresh process, so that a measurement's heap and peak RSS are its own.
 enum ChildProcess {
@@ -8,8 +9,20 @@ enum ChildProcess {
             ?? Bundle.main.executablePath ?? CommandLine.arguments[0]
     }
 
-    /// Runs `migration-bench <arguments>` and decodes its standard output as a JSON object.
-    static func json(_ arguments: [String]) throws -> [String: Any] {
+    /// Runs a benchmark's step in a child process and decodes what it prints.
+    static func sample(_ step: BenchmarkStep) throws -> BenchmarkSample {
+        let arguments = step.arguments
+        let data = try output(arguments)
+        do {
+            return try JSONDecoder().decode(BenchmarkSample.self, from: data)
+        } catch {
+            throw InputError(
+                "child 'migration-bench \(arguments.prefix(2).joined(separator: " "))' printed no sample: \(error)")
+        }
+    }
+
+    /// Runs `migration-bench <arguments>` and returns its standard output.
+    static func output(_ arguments: [String]) throws -> Data {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: executablePath)
         process.arguments = arguments
@@ -26,9 +39,6 @@ enum ChildProcess {
                 "child 'migration-bench \(arguments.joined(separator: " "))' failed with \(how) "
                     + "\(process.terminationStatus) (its message is above)")
         }
-        guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            throw InputError("child 'migration-bench \(arguments.first ?? "")' printed no JSON object")
-        }
-        return object
+        return data
     }
 }

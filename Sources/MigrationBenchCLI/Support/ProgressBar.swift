@@ -1,5 +1,6 @@
 import Foundation
 import Instrumentation
+import ScenarioRunner
 
 #if canImport(Glibc)
     import Glibc
@@ -50,15 +51,7 @@ final class ProgressBar {
         if isTerminal { FileHandle.standardError.write(Data("\n".utf8)) }
     }
 
-    static func grouped(_ value: Int) -> String {
-        let digits = String(value)
-        var result = ""
-        for (index, digit) in digits.reversed().enumerated() {
-            if index > 0 && index % 3 == 0 { result.append(",") }
-            result.append(digit)
-        }
-        return String(result.reversed())
-    }
+    static func grouped(_ value: Int) -> String { BenchmarkFormat.grouped(value) }
 
     static func seconds(_ duration: Duration) -> String {
         String(format: "%.1f s", duration.seconds)

@@ -1,0 +1,121 @@
+import Foundation
+public import ReportModel
+
+/// One target of `benchmark generator|engine`, judged by the rule of its metric's noise class
+/// (``MetricDefinition/noise``), as the baseline comparison judges a metric, with the limit × a figure measured
+/// in the same run (the floor, a smaller store) in place of the baseline:
+///
+/// - a **timing** (``MetricDefinition/floorRatio``) by the Mann–Whitney test (``RankTest``) of the step's times
+///   against the reference's times × the limit: missed when the whole interval of the change, at one-sided
+///   level ``BaselineThresholds/alpha``, lies above 0; not judged with too few repetitions (fewer than 5 a
+///   side at 1 %); the limit itself is the smallest effect, so no further minimum applies;
+/// - a **memory** figure (``MetricDefinition/heapPeakBytes``) by its median against the limit: a high-water
+///   mark barely moves between runs;
+/// - a figure of the machine (objects per second) is shown and never gated.
+///
+/// `--gate` fails (exit 3) when any gated target is ``Verdict/missed``; not judged and unavailable never fail.
+public struct BenchmarkTarget: Sendable, Hashable, Codable {
+    /// What the rule concluded.
+    public enum Verdict: String, Sendable, Hashable, Codable {
+        /// Within the limit, or not shown to be beyond it.
+        case met
+        /// Beyond the limit by the rule: `--gate` fails.
+        case missed
+        /// Too few repetitions for the rule to decide.
+        case notJudged = "not-judged"
+        /// A figure the target needs was not measured (jemalloc is not the allocator).
+        case unavailable
+    }
+
+    /// What is measured, at which size, such as `streaming transform against its floor at 1,000,000`.
+    public var name: String
+    /// The ``MetricDefinition/key`` of the metric judged.
+    public var metric: String
+    /// The limit in words, such as `≤ 1.50×`.
+    public var limit: String
+    /// The figure in words: the median of the paired ratios, or the median peak, or why there is none.
+    public var measured: String
+    /// The conclusion.
+    public var verdict: Verdict
+    /// True when `--gate` fails on a miss; false for a figure of the machine that is only shown.
+    public var gated: Bool
+    /// The rule that decided, in words.
+    public var rule: String
+    /// For a timing judged by the test: the interval of `time / (limit × reference) - 1`, `[lower, upper]`.
+    public var interval: [Double]?
+
+    /// True when met, false when missed, nil when not judged or unavailable (the form older reports had).
+    public var met: Bool? { verdict == .met ? true : verdict == .missed ? false : nil }
+
+    /// A timing target: `times` (the step's, one per repetition) at most `limit` × `reference` (the floor's or
+    /// another step's, each taken in the same repetition), judged by the rank test at one-sided level `alpha`.
+    public static func timing(
+        _ name: String, times: Statistic?, reference: Statistic?, limit: Double,
+        alpha: Double = BaselineThresholds().alpha
+    ) -> BenchmarkTarget {
+        var target = BenchmarkTarget(
+            name: name, metric: MetricDefinition.floorRatio.key, limit: String(format: "≤ %.2f×", limit),
+            measured: "not measured", verdict: .unavailable, gated: true,
+            rule:
+                "timing: Mann–Whitney of the times against \(BenchmarkFormat.ratio(limit)) the reference's, missed when "
+                + "the \(BenchmarkFormat.percent(1 - 2 * alpha)) interval of the change lies above 0")
+        guard let times, let reference else { return target }
+        let ratio = times.pairedRatio(over: reference)
+        target.measured = ratio.map { BenchmarkFormat.ratio($0.median) } ?? "not paired"
+        guard
+            let test = RankTest(
+                baseline: reference.samples.map { $0 * limit }, current: times.samples, alpha: alpha)
+        else {
+            target.verdict = .notJudged
+            target.rule =
+                "timing: not judged, \(reference.samples.count) and \(times.samples.count) repetitions are too few "
+                + "for the Mann–Whitney test at one-sided level \(BenchmarkFormat.percent(alpha))"
+            return target
+        }
+        target.interval = [test.interval.lower, test.interval.upper]
+        target.verdict = test.interval.lower > 0 ? .missed : .met
+        if target.verdict == .met, let median = ratio?.median, median > limit {
+            target.measured += " (above the limit, within the test's noise)"
+        }
+        return target
+    }
+
+    /// A memory target: the median of `bytes` (a peak, or a quotient of two peaks when `isRatio`) at most `limit`.
+    public static func memory(_ name: String, median: Double?, limit: Double, isRatio: Bool = false) -> BenchmarkTarget
+    {
+        let show = { (value: Double) in isRatio ? BenchmarkFormat.ratio(value) : BenchmarkFormat.mebibytes(value) }
+        var target = BenchmarkTarget(
+            name: name, metric: MetricDefinition.heapPeakBytes.key, limit: "≤ " + show(limit),
+            measured: "unavailable (jemalloc is not the allocator)", verdict: .unavailable, gated: true,
+            rule: "memory: the median peak against the limit (a high-water mark barely moves between runs)")
+        guard let median else { return target }
+        target.measured = show(median)
+        target.verdict = median <= limit ? .met : .missed
+        return target
+    }
+
+    /// A figure of the machine, such as objects per second: shown against its target, never gated.
+    public static func reported(_ name: String, measured: Double, atLeast limit: Double) -> BenchmarkTarget {
+        BenchmarkTarget(
+            name: name, metric: MetricDefinition.wallSeconds.key, limit: "≥ " + BenchmarkFormat.grouped(Int(limit)),
+            measured: BenchmarkFormat.grouped(Int(measured)), verdict: measured >= limit ? .met : .missed,
+            gated: false, rule: "reported only: depends on the machine, not on a figure measured in the same run")
+    }
+
+    /// The line of the benchmark's table that shows the target.
+    public var line: String {
+        let word =
+            switch verdict {
+            case .met: "met"
+            case .missed: gated ? "MISSED" : "missed (not gated)"
+            case .notJudged: "not judged"
+            case .unavailable: "not measured"
+            }
+        return "\(BenchmarkFormat.padded(word, 19)) \(name): \(measured) (target \(limit))"
+    }
+}
+
+extension [BenchmarkTarget] {
+    /// Whether `--gate` passes: no gated target is missed.
+    public var gatePasses: Bool { !contains { $0.gated && $0.verdict == .missed } }
+}

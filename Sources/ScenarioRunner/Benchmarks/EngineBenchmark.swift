@@ -1,0 +1,246 @@
+public import Foundation
+import MigrationEngine
+import PersistentStore
+public import ReportModel
+
+/// `benchmark engine`: migration steps against their hand-written SQL floors, each repetition of each in a fresh
+/// child process, alternating.
+///
+/// On the library model, V1 → V2 renames Book.title and adds Book.isbn. Per size and repetition: the in-place
+/// lightweight step and its floor; the custom transform, streaming and in memory, and the copy floor; the
+/// verifier on the streaming step's store. At the largest size, the in-memory step also runs as one pass and as
+/// two equal passes. The targets are in ``EngineBenchmarkReport``.
+public struct EngineBenchmark: Sendable {
+    /// The model every step migrates.
+    public static let model = "Scenarios/models/library.yaml"
+    /// The custom transform's mapping model.
+    public static let mapping = "Scenarios/mappings/library-v1-v2.yaml"
+    /// The dataset of the measured stores.
+    public static let dataset = "Scenarios/datasets/library.yaml"
+    /// The dataset whose two entities have the same number of objects, for the passes.
+    public static let evenDataset = "Scenarios/datasets/library-even.yaml"
+
+    /// Store sizes, smallest first.
+    public var sizes: [Int]
+    /// Repetitions of each measurement.
+    public var repetitions: Int
+    /// A scratch folder for the stores.
+    public var folder: URL
+
+    /// A benchmark of `sizes`, each measured `repetitions` times.
+    public init(sizes: [Int], repetitions: Int, folder: URL) {
+        self.sizes = sizes
+        self.repetitions = repetitions
+        self.folder = folder
+    }
+
+    /// Runs every repetition through `launch`, telling `progress` what starts.
+    public func run(launch: BenchmarkLauncher, progress: (String) -> Void = { _ in }) throws -> EngineBenchmarkReport {
+        var results: [EngineSizeResult] = []
+        for size in sizes {
+            let source = path("v1-\(size).sqlite")
+            _ = try launch(Self.generate(Self.dataset, size: size, output: source))
+            var cells: [String: [BenchmarkSample]] = [:]
+            for repetition in 1...repetitions {
+                progress("benchmark engine: size \(BenchmarkFormat.grouped(size)), run \(repetition) of \(repetitions)")
+                let floorStore = path("floor-in-place.sqlite")
+                try FileManager.default.copyItem(atPath: source, toPath: floorStore)
+                let steps: [(String, BenchmarkStep)] = [
+                    ("floor in-place", .floorSQL(script: Self.floor("in-place"), store: floorStore, attach: nil)),
+                    ("in-place", Self.migration(source, .inPlace, output: path("in-place.sqlite"))),
+                    (
+                        "floor copy",
+                        .floorSQL(script: Self.floor("copy"), store: path("floor-copy.sqlite"), attach: source)
+                    ),
+                    ("streaming", Self.migration(source, .streaming, output: path("streaming.sqlite"))),
+                    (
+                        "verify",
+                        .verify(
+                            source: source, destination: path("streaming.sqlite"), model: Self.model,
+                            mapping: Self.mapping)
+                    ),
+                    ("in-memory", Self.migration(source, .inMemory, output: path("in-memory.sqlite"))),
+                ]
+                for (name, step) in steps { cells[name, default: []].append(try launch(step)) }
+                for name in ["floor-in-place", "in-place", "floor-copy", "streaming", "in-memory"] {
+                    Store.remove(at: path("\(name).sqlite"))
+                }
+            }
+            Store.remove(at: source)
+            results.append(EngineSizeResult(size: size, cells: cells.mapValues(BenchmarkCell.init)))
+        }
+
+        // Passes: the same in-memory step as one pass and as two equal passes, at the largest size.
+        let even = path("even.sqlite")
+        let largest = sizes.last!
+        _ = try launch(Self.generate(Self.evenDataset, size: largest, output: even))
+        var passes: [String: [BenchmarkSample]] = [:]
+        for repetition in 1...repetitions {
+            progress(
+                "benchmark engine: passes at \(BenchmarkFormat.grouped(largest)), run \(repetition) of \(repetitions)")
+            for (name, split) in [("1 pass", PassMode.single), ("2 passes", .perEntity)] {
+                let output = path("passes.sqlite")
+                passes[name, default: []].append(
+                    try launch(Self.migration(even, .inMemory, passes: split, output: output)))
+                Store.remove(at: output)
+            }
+        }
+        Store.remove(at: even)
+        return EngineBenchmarkReport(
+            results: results, passes: passes.mapValues(BenchmarkCell.init), passSize: largest)
+    }
+
+    private func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+    /// Generating a V1 store of the library model.
+    static func generate(_ dataset: String, size: Int, output: String) -> BenchmarkStep {
+        .generate(model: model, version: "V1", dataset: dataset, size: size, output: output)
+    }
+
+    /// The V1 → V2 step (the custom transform unless in place).
+    static func migration(
+        _ source: String, _ mode: BenchmarkMigrationMode, passes: PassMode = .single, output: String
+    ) -> BenchmarkStep {
+        .migration(
+            source: source, model: model, from: "V1", to: "V2", mode: mode, passes: passes,
+            mapping: mode == .inPlace ? nil : mapping, output: output)
+    }
+
+    /// The floor script of `kind` (`in-place` or `copy`).
+    static func floor(_ kind: String) -> String { "Scenarios/floors/library-v1-v2-\(kind).sql" }
+}
+
+/// Time and peak heap of one step over its repetitions.
+public struct BenchmarkCell: Sendable, Hashable, Codable {
+    /// Seconds of each repetition.
+    public var seconds: Statistic
+    /// Peak heap of each repetition, or nil when not every one was measured.
+    public var peakHeapBytes: Statistic?
+
+    /// The figures of `samples`, which must not be empty.
+    public init(_ samples: [BenchmarkSample]) {
+        seconds = Statistic(samples: samples.map(\.seconds))
+        let heaps = samples.compactMap(\.peakHeapBytes)
+        peakHeapBytes = heaps.count == samples.count ? Statistic(samples: heaps.map(Double.init)) : nil
+    }
+}
+
+/// One size's steps, by name (`floor in-place`, `in-place`, `floor copy`, `streaming`, `verify`, `in-memory`).
+public struct EngineSizeResult: Sendable, Hashable, Codable {
+    /// Objects asked for.
+    public var size: Int
+    /// Each step's figures.
+    public var cells: [String: BenchmarkCell]
+
+    /// Creates a result.
+    public init(size: Int, cells: [String: BenchmarkCell]) {
+        self.size = size
+        self.cells = cells
+    }
+
+    /// The target that `cell`'s time is at most `limit` × `reference`'s (see ``BenchmarkTarget/timing``).
+    func timing(_ name: String, _ cell: String, over reference: String, limit: Double) -> BenchmarkTarget {
+        .timing(name, times: cells[cell]?.seconds, reference: cells[reference]?.seconds, limit: limit)
+    }
+
+    /// Lines of a table of `results`' steps named in `order`: size, step, median seconds with their range,
+    /// median peak heap.
+    static func table(_ results: [EngineSizeResult], order: [String]) -> [String] {
+        var lines = ["size        cell                seconds median (min–max)   peak heap median"]
+        for result in results {
+            for name in order {
+                guard let cell = result.cells[name] else { continue }
+                lines.append(cell.line(size: result.size, name: name))
+            }
+        }
+        return lines
+    }
+}
+
+extension BenchmarkCell {
+    /// The table line of this step at `size`.
+    func line(size: Int, name: String) -> String {
+        let heap = peakHeapBytes.map { BenchmarkFormat.mebibytes($0.median) } ?? "—"
+        return String(
+            format: "%-11d %@ %7.3f (%.3f–%.3f)          %@", size, BenchmarkFormat.padded(name, 19), seconds.median,
+            seconds.min, seconds.max, heap)
+    }
+}
+
+/// What `benchmark engine` measured, and its targets.
+///
+/// At the largest size: in-place ≤ 1.3× its floor; streaming ≤ 1.5× the copy floor, in memory ≤ 2.5× and its
+/// peak heap ≤ 200 MiB; streaming peak heap ≤ 64 MiB and ≤ 1.25× its value at the smallest size; two in-memory
+/// passes ≤ 0.65× the single pass's peak heap; verifying ≤ 0.6× the streaming step.
+public struct EngineBenchmarkReport: Sendable, Hashable, Codable {
+    /// Each size's steps, smallest first.
+    public var results: [EngineSizeResult]
+    /// The in-memory step as `1 pass` and `2 passes`.
+    public var passes: [String: BenchmarkCell]
+    /// The size the passes ran at.
+    public var passSize: Int
+    /// The targets, judged (see ``BenchmarkTarget``).
+    public var targets: [BenchmarkTarget]
+
+    /// The report of these figures, with its targets judged.
+    public init(results: [EngineSizeResult], passes: [String: BenchmarkCell], passSize: Int) {
+        self.results = results
+        self.passes = passes
+        self.passSize = passSize
+        var targets: [BenchmarkTarget] = []
+        if let largest = results.last {
+            let objects = BenchmarkFormat.grouped(largest.size)
+            let heap = { (cell: String) in largest.cells[cell]?.peakHeapBytes?.median }
+            targets.append(
+                largest.timing(
+                    "in-place step against its floor at \(objects)", "in-place", over: "floor in-place", limit: 1.3))
+            targets.append(
+                largest.timing(
+                    "streaming transform against its floor at \(objects)", "streaming", over: "floor copy",
+                    limit: 1.5))
+            targets.append(
+                largest.timing(
+                    "in-memory transform against its floor at \(objects)", "in-memory", over: "floor copy",
+                    limit: 2.5))
+            targets.append(
+                .memory("in-memory peak heap at \(objects)", median: heap("in-memory"), limit: 200 * 1_048_576))
+            // Verify runs on two threads and the step on one, so a process busy on one core moves this ratio more
+            // than the others: 0.49–0.52× quiet, 0.51× beside a process using a quarter of one core, 0.57–0.58×
+            // beside one using half of it (benchmark engine --quick, one run each).
+            targets.append(
+                largest.timing(
+                    "verifying the streaming step against the step at \(objects)", "verify", over: "streaming",
+                    limit: 0.6))
+            targets.append(
+                .memory("streaming peak heap at \(objects)", median: heap("streaming"), limit: 64 * 1_048_576))
+            if let smallest = results.first, results.count > 1 {
+                let small = smallest.cells["streaming"]?.peakHeapBytes?.median
+                targets.append(
+                    .memory(
+                        "streaming peak heap growth \(BenchmarkFormat.grouped(smallest.size)) → \(objects)",
+                        median: small.flatMap { small in heap("streaming").map { $0 / small } }, limit: 1.25,
+                        isRatio: true))
+            }
+        }
+        if let one = passes["1 pass"]?.peakHeapBytes?.median, let two = passes["2 passes"]?.peakHeapBytes?.median {
+            targets.append(
+                .memory(
+                    "in-memory peak heap, 2 equal passes against 1, at \(BenchmarkFormat.grouped(passSize))",
+                    median: two / one, limit: 0.65, isRatio: true))
+        }
+        self.targets = targets
+    }
+
+    /// The table `benchmark engine` prints.
+    public func table() -> String {
+        var lines = EngineSizeResult.table(
+            results, order: ["floor in-place", "in-place", "floor copy", "streaming", "in-memory", "verify"])
+        for name in ["1 pass", "2 passes"] {
+            guard let cell = passes[name] else { continue }
+            lines.append(cell.line(size: passSize, name: "in-memory, \(name)"))
+        }
+        lines.append("")
+        lines += targets.map(\.line)
+        return lines.joined(separator: "\n")
+    }
+}

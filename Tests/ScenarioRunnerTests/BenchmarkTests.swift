@@ -1,0 +1,174 @@
+import Foundation
+import MigrationEngine
+import ReportModel
+import Testing
+
+@testable import ScenarioRunner
+
+/// The benchmarks' statistics, targets and gate on synthetic samples, and their runs through a launcher that
+/// makes up each child's sample instead of starting a process.
+@Suite("Benchmarks")
+struct BenchmarkTests {
+    static let floor: [Double] = [1.00, 1.02, 0.98, 1.01, 0.99, 1.03, 0.97]
+
+    @Test func pairedRatioIsTheMedianOfEachRepetitionsRatio() throws {
+        let times = Statistic(samples: [2, 3, 10])
+        let base = Statistic(samples: [1, 2, 2])
+        let ratio = try #require(times.pairedRatio(over: base))
+        #expect(ratio.samples == [2, 1.5, 5])
+        #expect(ratio.median == 2 && ratio.min == 1.5 && ratio.max == 5)
+        #expect(times.pairedRatio(over: Statistic(samples: [1, 2])) == nil)
+    }
+
+    @Test func identicalTimesMeetARatioTarget() {
+        let target = BenchmarkTarget.timing(
+            "same", times: Statistic(samples: Self.floor), reference: Statistic(samples: Self.floor), limit: 1.5)
+        #expect(target.verdict == .met)
+        #expect(target.measured == "1.00×")
+        #expect(target.interval.map { $0[1] < 0 } == true)  // 1.0 against 1.5: the whole interval is below 0
+    }
+
+    @Test func timesShiftedPastTheLimitMissIt() throws {
+        let target = BenchmarkTarget.timing(
+            "shifted", times: Statistic(samples: Self.floor.map { $0 * 1.6 }),
+            reference: Statistic(samples: Self.floor), limit: 1.5)
+        #expect(target.verdict == .missed)
+        #expect(target.measured == "1.60×")
+        let interval = try #require(target.interval)
+        #expect(interval[0] > 0 && interval[0] < 0.0667 && interval[1] > 0.0667)
+        #expect(![target].gatePasses)
+    }
+
+    /// A median past the limit that the test cannot tell from the limit (samples spread wider than the shift)
+    /// is met, and says so.
+    @Test func aMedianJustPastTheLimitWithinNoiseIsMet() {
+        let noisy: [Double] = [1.0, 1.3, 0.8, 1.2, 0.9, 1.1, 0.7]
+        let target = BenchmarkTarget.timing(
+            "noisy", times: Statistic(samples: noisy.map { $0 * 1.55 }), reference: Statistic(samples: noisy),
+            limit: 1.5)
+        #expect(target.verdict == .met)
+        #expect(target.measured.hasSuffix("(above the limit, within the test's noise)"))
+    }
+
+    @Test(arguments: [1, 3, 4])
+    func tooFewRepetitionsAreNotJudged(repetitions: Int) {
+        let floor = Array(Self.floor.prefix(repetitions))
+        let target = BenchmarkTarget.timing(
+            "few", times: Statistic(samples: floor.map { $0 * 3 }), reference: Statistic(samples: floor), limit: 1.5)
+        #expect(target.verdict == .notJudged)
+        #expect(target.rule.contains("too few"))
+        #expect([target].gatePasses)
+    }
+
+    @Test func memoryTargetsCompareTheMedian() {
+        let mebibyte = 1_048_576.0
+        #expect(BenchmarkTarget.memory("heap", median: 63 * mebibyte, limit: 64 * mebibyte).verdict == .met)
+        let missed = BenchmarkTarget.memory("heap", median: 65 * mebibyte, limit: 64 * mebibyte)
+        #expect(missed.verdict == .missed && missed.measured == "65.0 MiB" && missed.limit == "≤ 64.0 MiB")
+        let unavailable = BenchmarkTarget.memory("heap", median: nil, limit: 64 * mebibyte)
+        #expect(unavailable.verdict == .unavailable && unavailable.measured.hasPrefix("unavailable"))
+        #expect([unavailable].gatePasses)
+        #expect(BenchmarkTarget.memory("growth", median: 1.3, limit: 1.25, isRatio: true).measured == "1.30×")
+    }
+
+    @Test func aFigureOfTheMachineIsNeverGated() {
+        let slow = BenchmarkTarget.reported("objects per second", measured: 100_000, atLeast: 500_000)
+        #expect(slow.verdict == .missed && !slow.gated)
+        #expect([slow].gatePasses)
+        #expect(slow.line.hasPrefix("missed (not gated)"))
+    }
+
+    @Test func theTargetsMetFieldKeepsItsOlderMeaning() throws {
+        let met = BenchmarkTarget.memory("m", median: 1, limit: 2)
+        let missed = BenchmarkTarget.memory("m", median: 3, limit: 2)
+        let none = BenchmarkTarget.memory("m", median: nil, limit: 2)
+        #expect([met.met, missed.met, none.met] == [true, false, nil])
+        let decoded = try JSONDecoder().decode(BenchmarkTarget.self, from: JSONEncoder().encode(missed))
+        #expect(decoded == missed)
+    }
+
+    /// The child protocol: what a child prints decodes to the sample it measured, and a `generate --json`
+    /// report's other keys are ignored.
+    @Test func aSampleSurvivesTheChildProtocol() throws {
+        let sample = BenchmarkSample(seconds: 1.25, peakHeapBytes: 4096, objectCount: 100)
+        let data = try JSONEncoder().encode(sample)
+        #expect(try JSONDecoder().decode(BenchmarkSample.self, from: data) == sample)
+        let generate = Data(
+            #"{"objects": {"Author": 10}, "objectCount": 10, "seconds": 0.5, "peakHeapBytes": null, "seed": 1}"#.utf8)
+        #expect(
+            try JSONDecoder().decode(BenchmarkSample.self, from: generate)
+                == BenchmarkSample(seconds: 0.5, peakHeapBytes: nil, objectCount: 10))
+    }
+
+    /// A launcher that answers each step with a made-up sample: the floors take about 1 s, the steps `factor` × their
+    /// floor, `generate` a second per 1,000 objects and writes an empty file (the engine benchmark copies the source).
+    final class FakeChildren: @unchecked Sendable {  // used from one test's thread only
+        var steps: [BenchmarkStep] = []
+        let streamingFactor: Double
+        var repetition = 0
+
+        init(streamingFactor: Double) { self.streamingFactor = streamingFactor }
+
+        func launch(_ step: BenchmarkStep) throws -> BenchmarkSample {
+            steps.append(step)
+            // A little spread between repetitions, the same in every step of one: each repetition starts with
+            // a generation (generator) or the in-place floor (engine).
+            switch step {
+            case .generate, .floorSQL(_, _, nil): repetition += 1
+            default: break
+            }
+            let jitter = 1 + Double(repetition % 7) / 100
+            switch step {
+            case .generate(_, _, _, let size, let output):
+                FileManager.default.createFile(atPath: output, contents: Data())
+                return BenchmarkSample(seconds: Double(size) / 1_000, peakHeapBytes: 8_000_000, objectCount: size)
+            case .floorSQL, .floorInsert:
+                return BenchmarkSample(seconds: jitter)
+            case .verify:
+                return BenchmarkSample(seconds: 0.5 * jitter, peakHeapBytes: 1_000_000)
+            case .migration(_, _, _, _, let mode, let passes, _, _):
+                let factor = mode == .streaming ? streamingFactor : mode == .inMemory ? 2 : 1.1
+                return BenchmarkSample(
+                    seconds: factor * jitter, peakHeapBytes: passes == .perEntity ? 5_000_000 : 10_000_000,
+                    objectCount: 1000)
+            }
+        }
+    }
+
+    static func withFolder<T>(_ body: (URL) throws -> T) throws -> T {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        return try body(folder)
+    }
+
+    @Test(arguments: [(1.2, true), (1.9, false)])
+    func engineGateDecidesByTheVerdictRules(streamingFactor: Double, passes: Bool) throws {
+        let children = FakeChildren(streamingFactor: streamingFactor)
+        let report = try Self.withFolder { folder in
+            try EngineBenchmark(sizes: [1000, 2000], repetitions: 5, folder: folder).run(launch: children.launch)
+        }
+        #expect(report.targets.gatePasses == passes)
+        let streaming = try #require(report.targets.first { $0.name.hasPrefix("streaming transform") })
+        #expect(streaming.verdict == (passes ? .met : .missed))
+        #expect(streaming.measured == BenchmarkFormat.ratio(streamingFactor))
+        #expect(report.targets.first { $0.name.hasPrefix("in-memory peak heap, 2 equal") }?.measured == "0.50×")
+        // Two sizes × 5 repetitions × 6 steps, two sources and the even store, 5 × 2 passes.
+        #expect(children.steps.count == 2 * 5 * 6 + 3 + 5 * 2)
+        #expect(report.table().contains("streaming transform against its floor at 2,000"))
+    }
+
+    @Test func generatorReportsObjectsAndGatesOnTheFloor() throws {
+        let children = FakeChildren(streamingFactor: 1)
+        let report = try Self.withFolder { folder in
+            try GeneratorBenchmark(
+                model: "m.yaml", dataset: "d.yaml", version: "V1", sizes: [1000, 4000], repetitions: 5, folder: folder
+            ).run(launch: children.launch)
+        }
+        #expect(report.results.map(\.objects) == [1000, 4000])
+        // 1,000 objects/s, 4 s against the floor's 1 s, the same heap at both sizes.
+        #expect(report.targets.map(\.verdict) == [.missed, .missed, .met])
+        #expect(!report.targets.gatePasses)
+        #expect(report.targets[0].gated == false)
+    }
+}
