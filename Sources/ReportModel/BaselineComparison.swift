@@ -51,6 +51,8 @@ public struct ComparisonEntry: Sendable, Hashable, Codable {
     public static let heapPeakBytes = MetricDefinition.heapPeakBytes.key
     /// The metric name of the engine-to-floor ratio.
     public static let floorRatio = MetricDefinition.floorRatio.key
+    /// The ``rule`` of a timing not judged because either report measured it beside other cells (`run --jobs`).
+    public static let parallelRule = "timing: not judged (parallel), measured beside other cells (run --jobs)"
 
     /// Creates an entry.
     public init(

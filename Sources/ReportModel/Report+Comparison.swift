@@ -148,7 +148,7 @@ private struct MetricJudge {
         entry.change = before.median == 0 ? nil : now.median / before.median - 1
         if cell.measuredInParallel == true || old.measuredInParallel == true {
             entry.verdict = .notJudged
-            entry.rule = "timing: not judged, measured beside other cells (run --jobs)"
+            entry.rule = ComparisonEntry.parallelRule
             return
         }
         guard machineDifferences.isEmpty else {

@@ -2,6 +2,7 @@ import Foundation
 import MappingModel
 public import MigrationEngine
 public import ReportModel
+import Synchronization
 
 /// What a run covers: which cells, how often, compared with what.
 public struct RunOptions: Sendable {
@@ -19,6 +20,10 @@ public struct RunOptions: Sendable {
     public var shard: ShardPlan?
     /// Every cell counts instructions under valgrind (`--instructions`), not only those of scenarios that ask.
     public var instructions = false
+    /// How many cells run at once (`--jobs`), each in its own child processes. Above 1, every cell is marked
+    /// ``Cell/measuredInParallel``: its counts are judged as usual, its timings are not (they were taken beside
+    /// other cells' work).
+    public var jobs = 1
 
     /// Options for a quick or full run of every cell.
     public init(quick: Bool, sizes: [Int]? = nil) {
@@ -46,18 +51,19 @@ public enum RunEvent: Sendable {
 }
 
 /// Runs every cell of the scenarios, each repetition in a fresh child process, and builds the report.
-public struct RunOrchestrator {
+public struct RunOrchestrator: Sendable {
     /// The scenarios to run.
     public let scenarios: [Scenario]
     /// Which cells and how often.
     public let options: RunOptions
     /// Runs one repetition of a cell in a child process; the executable provides it.
-    public var launch: (CellSpec) -> CellLaunchOutcome
+    /// With ``RunOptions/jobs`` above 1 it is called from that many threads at once.
+    public var launch: @Sendable (CellSpec) -> CellLaunchOutcome
 
     /// An orchestrator for `scenarios`.
     public init(
         scenarios: [Scenario], options: RunOptions,
-        launch: @escaping (CellSpec) -> CellLaunchOutcome = { _ in .failed("no way to launch a cell") }
+        launch: @escaping @Sendable (CellSpec) -> CellLaunchOutcome = { _ in .failed("no way to launch a cell") }
     ) {
         self.scenarios = scenarios
         self.options = options
@@ -82,31 +88,66 @@ public struct RunOrchestrator {
         }
     }
 
-    /// Runs every cell (of the shard) and returns the report's cells; `event` is told as the run goes.
+    /// Runs every cell (of the shard) and returns the report's cells, in the matrix's order; `event` is told as
+    /// the run goes, one event at a time. With ``RunOptions/jobs`` above 1, that many cells run at once, each
+    /// cell's repetitions one after the other, and every cell is marked ``Cell/measuredInParallel`` (unless
+    /// there is only one cell).
     public func run(event: (RunEvent) -> Void = { _ in }) -> [Cell] {
         let all = selectedCells()
-        var result: [Cell] = []
-        for (index, item) in all.enumerated() {
-            let repetitions = item.scenario.repetitions(quick: options.quick)
-            var samples: [CellSample] = []
-            var failure: (status: CellStatus, message: String)?
-            for repetition in 1...repetitions {
-                event(
-                    .cellStarted(
-                        index: index + 1, count: all.count, spec: item.spec, repetition: repetition,
-                        repetitions: repetitions))
-                switch launch(item.spec) {
-                case .finished(let sample): samples.append(sample)
-                case .crashed(let message): failure = (.crashed, message)
-                case .failed(let message): failure = (.error, message)
-                }
-                if failure != nil { break }
-            }
-            let cell = CellAggregation.cell(item.spec, scenario: item.scenario, samples: samples, failure: failure)
-            event(.cellFinished(index: index + 1, count: all.count, cell: cell))
-            result.append(cell)
+        let jobs = min(max(options.jobs, 1), max(all.count, 1))
+        guard jobs > 1 else {
+            return all.indices.map { index in runCell(index, of: all, parallel: false, event: event) }
         }
-        return result
+        // Workers take the next cell from a shared index; events go out one at a time under a lock, so that the
+        // caller's display needs no locking of its own.
+        let next = Mutex(0)
+        let cells = Mutex([Cell?](repeating: nil, count: all.count))
+        let events = Mutex(())
+        withoutActuallyEscaping(event) { event in
+            // The lock above serialises every call of `event`, which is all its use across threads needs.
+            nonisolated(unsafe) let event = event
+            DispatchQueue.concurrentPerform(iterations: jobs) { _ in
+                while true {
+                    let index = next.withLock { index in
+                        defer { index += 1 }
+                        return index
+                    }
+                    guard index < all.count else { return }
+                    let cell = runCell(index, of: all, parallel: true) { happened in
+                        events.withLock { _ in event(happened) }
+                    }
+                    cells.withLock { $0[index] = cell }
+                }
+            }
+        }
+        return cells.withLock { $0.compactMap { $0 } }
+    }
+
+    /// Runs every repetition of cell `index` of `all` through ``launch`` and aggregates them; `parallel`: other
+    /// cells run meanwhile.
+    private func runCell(
+        _ index: Int, of all: [(scenario: Scenario, spec: CellSpec)], parallel: Bool, event: (RunEvent) -> Void
+    ) -> Cell {
+        let item = all[index]
+        let repetitions = item.scenario.repetitions(quick: options.quick)
+        var samples: [CellSample] = []
+        var failure: (status: CellStatus, message: String)?
+        for repetition in 1...repetitions {
+            event(
+                .cellStarted(
+                    index: index + 1, count: all.count, spec: item.spec, repetition: repetition,
+                    repetitions: repetitions))
+            switch launch(item.spec) {
+            case .finished(let sample): samples.append(sample)
+            case .crashed(let message): failure = (.crashed, message)
+            case .failed(let message): failure = (.error, message)
+            }
+            if failure != nil { break }
+        }
+        var cell = CellAggregation.cell(item.spec, scenario: item.scenario, samples: samples, failure: failure)
+        if parallel { cell.measuredInParallel = true }
+        event(.cellFinished(index: index + 1, count: all.count, cell: cell))
+        return cell
     }
 
     /// The report's summary of each scenario: its chain, the steps of its first path, and a `policyNotSimulated`

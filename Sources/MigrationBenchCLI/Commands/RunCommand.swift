@@ -6,6 +6,7 @@ import ObjectModel
 import ReportModel
 import Reporting
 import ScenarioRunner
+import Synchronization
 
 /// `migration-bench run`: the main job. Every cell of every scenario, measured, verified and reported.
 struct RunCommand: ParsableCommand {
@@ -56,12 +57,24 @@ struct RunCommand: ParsableCommand {
         help: ArgumentHelp("A folder keeping one summary per run, charted in the HTML report.", valueName: "dir"))
     var history: String?
 
+    @Option(
+        name: .long,
+        help: ArgumentHelp(
+            "Cells run at once, each in its own child processes. Above 1, counts are judged as usual and timings "
+                + "are marked as measured in parallel and not judged.", valueName: "n"))
+    var jobs = 1
+
+    func validate() throws {
+        guard (1...64).contains(jobs) else { throw ValidationError("--jobs must be from 1 to 64") }
+    }
+
     func run() throws {
         var exitCode: Int32 = 0
         try reportingInputErrors {
             let loaded = try ScenarioFiles.load(scenarios)
             var options = RunOptions(quick: quick, sizes: try sizes.map(Self.sizes))
             options.instructions = instructions
+            options.jobs = jobs
             if let modes { try Self.filter(&options, modes) }
             if let (plan, line) = try sharding.plan() {
                 options.shard = plan
@@ -129,13 +142,16 @@ struct ReportRun {
         defer { try? FileManager.default.removeItem(atPath: work) }
 
         let display = RunDisplay()
-        var launches = 0
+        let launches = Mutex(0)
         var orchestrator = RunOrchestrator(scenarios: scenarios, options: options)
         let callgrind =
             orchestrator.cells().contains { $0.spec.countInstructions } ? CallgrindLauncher.prepare(in: work) : nil
         orchestrator.launch = { spec in
-            launches += 1
-            return CellLauncher.launch(spec, folder: "\(work)/\(launches)", callgrind: callgrind)
+            let launch = launches.withLock { count in
+                count += 1
+                return count
+            }
+            return CellLauncher.launch(spec, folder: "\(work)/\(launch)", callgrind: callgrind)
         }
         let summaries = orchestrator.summaries()
         for summary in summaries {

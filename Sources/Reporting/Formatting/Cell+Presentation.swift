@@ -112,7 +112,7 @@ extension ComparisonEntry {
         return "—"
     }
     /// The verdict for people, such as `not comparable`.
-    var verdictText: String { verdict.title }
+    var verdictText: String { rule == Self.parallelRule ? "not judged (parallel)" : verdict.title }
 }
 
 extension ComparisonVerdict {

@@ -24,4 +24,18 @@ extension Report {
             )
         }
     }
+
+    /// When cells ran side by side (`run --jobs`), one entry saying so: their timings are not judged, their
+    /// counts are. Empty otherwise.
+    var parallelEntries: [(name: String, value: String)] {
+        let parallel = cells.count { $0.measuredInParallel == true }
+        guard parallel > 0 else { return [] }
+        return [
+            (
+                "Parallel",
+                "\(Format.counted(parallel, "cell")) measured in parallel (run --jobs): timings not judged "
+                    + "(parallel), counts judged as usual"
+            )
+        ]
+    }
 }

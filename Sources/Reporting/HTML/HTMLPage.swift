@@ -106,7 +106,8 @@ extension HTMLPage {
             history.count < 2 ? [] : report.cells.map { TrendChart(cell: $0.id, history: history).view() }
         scenarios = report.scenarioGroups.map { Scenario($0.summary, cells: $0.cells) }
         environment =
-            Entry.all(report.environment) + report.shardEntries.map { Entry(name: $0.name, value: $0.value) }
+            Entry.all(report.environment)
+            + (report.shardEntries + report.parallelEntries).map { Entry(name: $0.name, value: $0.value) }
     }
 }
 

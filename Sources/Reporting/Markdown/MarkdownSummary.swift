@@ -147,8 +147,8 @@ public enum MarkdownSummary {
                 + "\(Format.seconds(report.durationSeconds)): **\(Format.counted(verdict.cells, "cell"))**, "
                 + counts.joined(separator: ", ") + ".",
             "",
-        ] + report.shardEntries.map { "- \(escape($0.name)): \(escape($0.value))" }
-            + (report.shardEntries.isEmpty ? [] : [""])
+        ] + (report.shardEntries + report.parallelEntries).map { "- \(escape($0.name)): \(escape($0.value))" }
+            + (report.shardEntries.isEmpty && report.parallelEntries.isEmpty ? [] : [""])
     }
 
     /// A Markdown table; every cell is escaped.
