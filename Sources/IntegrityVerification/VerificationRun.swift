@@ -127,35 +127,22 @@ final class VerificationRun {
         }
     }
 
-    /// The tables whose objects keep their source keys: fed from one source table only, by mappings without a
-    /// policy, no source entity twice (its objects would need the same keys twice). Core Data's layout leaves
-    /// keys to the store; this package's contract is that such tables keep them, which makes them checkable
-    /// object by object.
+    /// The tables whose objects keep their source keys (``PersistentStore/StoreLayout/tablesKeepingSourceKeys(fedBy:source:)``).
+    /// Core Data's layout leaves keys to the store; this package's contract is that such tables keep them,
+    /// which makes them checkable object by object.
     private static func preservedTables(
         _ mappings: [CompiledEntityMapping],
         source: StoreLayout,
         destination: StoreLayout
     ) -> [String: String] {
-        var feeders: [String: Set<String>] = [:]
-        var mappingsPerSource: [String: Int] = [:]
-        var unsafe: Set<String> = []
-        for compiled in mappings {
-            let mapping = compiled.mapping
-            guard let entity = mapping.destinationEntity else { continue }
-            let table = destination.table(for: entity).name
-            if let sourceEntity = mapping.sourceEntity, mapping.policy == nil {
-                feeders[table, default: []].insert(source.table(for: sourceEntity).name)
-                mappingsPerSource["\(table)/\(sourceEntity)", default: 0] += 1
-                if mappingsPerSource["\(table)/\(sourceEntity)"]! > 1 { unsafe.insert(table) }
-            } else {
-                unsafe.insert(table)
+        let feeds = mappings.compactMap { compiled in
+            compiled.mapping.destinationEntity.map {
+                StoreLayout.KeyFeed(
+                    destinationEntity: $0,
+                    sourceEntity: compiled.mapping.policy == nil ? compiled.mapping.sourceEntity : nil)
             }
         }
-        var result: [String: String] = [:]
-        for (table, sources) in feeders where sources.count == 1 && !unsafe.contains(table) {
-            result[table] = sources.first
-        }
-        return result
+        return destination.tablesKeepingSourceKeys(fedBy: feeds, source: source)
     }
 
     private static func correspondences(

@@ -24,34 +24,23 @@ final class TableKeys {
 /// Hands out destination primary keys, table by table.
 ///
 /// A destination table fed only from one source table, by mappings without a custom policy, keeps the
-/// source objects' primary keys: foreign keys then copy straight across, associations cost one bit an
-/// object, and the store's keys stay recognisable. Other tables number their objects from 1.
+/// source objects' primary keys (``PersistentStore/StoreLayout/tablesKeepingSourceKeys(fedBy:source:)``):
+/// foreign keys then copy straight across, associations cost one bit an object, and the store's keys stay
+/// recognisable. Other tables number their objects from 1.
 struct PrimaryKeyAllocator {
     private var next: [String: Int64] = [:]
     private var preserving: Set<String> = []
     private var tables: [String: TableKeys] = [:]
 
     init(source: Store, destination: Store, passes: [CompiledPass]) throws {
-        var feeders: [String: Set<String>] = [:]
-        var mappingsPerSource: [String: Int] = [:]
-        var unsafe: Set<String> = []
-        for pass in passes {
-            for plan in pass.mappings {
-                guard let entity = plan.mapping.destinationEntity else { continue }
-                let table = destination.layout.table(for: entity).name
-                if let sourceEntity = plan.mapping.sourceEntity, plan.mapping.policy == nil {
-                    feeders[table, default: []].insert(source.layout.table(for: sourceEntity).name)
-                    // Two mappings of one source object into one table would give it the same key twice.
-                    mappingsPerSource["\(table)/\(sourceEntity)", default: 0] += 1
-                    if mappingsPerSource["\(table)/\(sourceEntity)"]! > 1 { unsafe.insert(table) }
-                } else {
-                    unsafe.insert(table)
-                }
+        let feeds = passes.flatMap(\.mappings).compactMap { plan in
+            plan.mapping.destinationEntity.map {
+                StoreLayout.KeyFeed(
+                    destinationEntity: $0, sourceEntity: plan.mapping.policy == nil ? plan.mapping.sourceEntity : nil)
             }
         }
-        for (table, sources) in feeders where sources.count == 1 && !unsafe.contains(table) {
+        for (table, sourceTable) in destination.layout.tablesKeepingSourceKeys(fedBy: feeds, source: source.layout) {
             preserving.insert(table)
-            let sourceTable = sources.first!
             let maximum = try source.connection.scalar("SELECT COALESCE(MAX(Z_PK), 0) FROM \(quoted(sourceTable))")
             next[table] = (maximum?.int64 ?? 0) + 1
         }
