@@ -1,5 +1,5 @@
 import Foundation
-public import ObjectModel
+package import ObjectModel
 
 /// Expression text written for the forms Core Data's own mapping models use, so that the mapping reader, the
 /// inference, the validation and the verifier write each form one way.
