@@ -44,6 +44,28 @@ struct CheckCommandTests {
         }
     }
 
+    /// The summary line's share of overhead counts a failed migration's time as a migration's, and says none when
+    /// no step ran at all (every one refused): it read 381,560,100 % and 1,116,082,600 % before.
+    @Test func theOverheadShareIsAFigureOnlyOfWhatRan() throws {
+        try Executable.withTemporaryFolder { folder in
+            let failed = try Executable.run(["check", "Scenarios/models/shop.yaml", "--sizes", "20"], in: folder)
+            #expect(failed.status == 2)
+            let share = try #require(
+                failed.output.split(separator: "\n").first { $0.hasPrefix("FAILED") }?.split(separator: "(").last?
+                    .split(separator: "%").first.flatMap { Double($0) }, "\(failed.output)")
+            #expect(share < 1000, "\(failed.output)")
+            let model = folder.appendingPathComponent("model.yaml").path
+            try """
+            versions:
+              - { name: V1, entities: [{ name: Book, attributes: [{ name: pages, type: String }] }] }
+              - { name: V2, entities: [{ name: Book, attributes: [{ name: pages, type: Integer 16 }] }] }
+            """.write(toFile: model, atomically: true, encoding: .utf8)
+            let refused = try Executable.run(["check", model, "--sizes", "20"], in: folder)
+            #expect(refused.status == 2)
+            #expect(refused.output.contains("check's own overhead") && !refused.output.contains("of them)"))
+        }
+    }
+
     /// The reports: findings first, a JUnit failure per error finding.
     @Test func reportsCarryTheFindings() throws {
         try Executable.withTemporaryFolder { folder in

@@ -37,15 +37,18 @@ struct CheckReport {
         }
         let errors = check.errors.count
         let verdict = report.verdict
+        let measured = outcome.stepSeconds + outcome.verifySeconds
         lines.append(
             "\(verdict.passed ? "PASSED" : "FAILED") — \(check.model) to \(check.current): \(check.steps.count) "
                 + "step(s) run, \(errors) error(s), \(check.warnings.count) warning(s)"
                 + (check.notes.isEmpty ? "" : ", \(check.notes.count) note(s)") + "; "
                 + String(
-                    format: "migrations %.2f s, verifications %.2f s, check's own overhead %.2f s (%.1f%% of them); "
-                        + "exit code %d", outcome.stepSeconds, outcome.verifySeconds, outcome.overheadSeconds,
-                    100 * outcome.overheadSeconds / max(outcome.stepSeconds + outcome.verifySeconds, 1e-9),
-                    verdict.exitCode))
+                    format: "migrations %.2f s, verifications %.2f s, check's own overhead %.2f s", outcome.stepSeconds,
+                    outcome.verifySeconds, outcome.overheadSeconds)
+                // A share of nothing (every step refused before it ran) is no figure.
+                + (measured < 0.001
+                    ? "" : String(format: " (%.1f%% of them)", 100 * outcome.overheadSeconds / measured))
+                + "; exit code \(verdict.exitCode)")
         lines += files.map { "  \($0)" }
         return lines.joined(separator: "\n")
     }

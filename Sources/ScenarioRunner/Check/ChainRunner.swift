@@ -106,6 +106,8 @@ struct ChainRunner {
             } catch {
                 let sample = meter.end(objects: generated.totalObjects)
                 measure(sample)
+                // A migration that fails is a migration's time too, not the check's own overhead.
+                stepSeconds += sample?.wallSeconds ?? 0
                 step.seconds = sample?.wallSeconds
                 step.outcome = .failed
                 step.failure = "\(error)"
