@@ -48,4 +48,55 @@ struct BenchmarkChildTests {
             #expect(verified.seconds > 0 && verified.objectCount == nil)
         }
     }
+
+    /// The generator's JSON report, run with `arguments` after `benchmark generator`.
+    static func generatorReport(
+        _ arguments: [String], in folder: URL, environment: [String: String] = [:]
+    ) throws
+        -> [String: Any]
+    {
+        let json = folder.appendingPathComponent("generator.json").path
+        let run = try Executable.run(
+            ["benchmark", "generator", "--json-output", json] + arguments, in: folder, environment: environment)
+        #expect(run.status == 0, "\(run.error)")
+        let object = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: json)))
+        return try #require(object as? [String: Any])
+    }
+
+    @Test func instructionsWithoutValgrindAreUnavailableWithTheReason() throws {
+        try Executable.withTemporaryFolder { folder in
+            let report = try Self.generatorReport(
+                ["--sizes", "300", "--repetitions", "1", "--instructions"], in: folder,
+                environment: ["PATH": "/nonexistent"])
+            let result = try #require((report["results"] as? [[String: Any]])?.first)
+            for step in ["generation", "floor"] {
+                let cell = try #require(result[step] as? [String: Any])
+                #expect(cell["instructions"] == nil)
+                #expect((cell["instructionsUnavailable"] as? String)?.contains("valgrind") == true, "\(cell)")
+            }
+        }
+    }
+
+    /// Under callgrind each step's one phase is counted, the same in every repetition, and its times are not
+    /// judged. Needs valgrind (installed on this project's machines).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/valgrind")))
+    func instructionsUnderCallgrindRepeatAndLeaveTimesUnjudged() throws {
+        try Executable.withTemporaryFolder { folder in
+            let report = try Self.generatorReport(
+                ["--sizes", "200", "--repetitions", "2", "--instructions"], in: folder)
+            let result = try #require((report["results"] as? [[String: Any]])?.first)
+            for step in ["generation", "floor"] {
+                let cell = try #require(result[step] as? [String: Any])
+                let samples = try #require((cell["instructions"] as? [String: Any])?["samples"] as? [Double])
+                #expect(samples.count == 2 && samples.allSatisfy { $0 > 1_000_000 })
+                #expect(abs(samples[0] / samples[1] - 1) < 0.001, "\(samples)")
+                #expect((cell["countingMethod"] as? String)?.contains("callgrind") == true)
+                #expect(cell["underValgrind"] as? Bool == true)
+            }
+            let targets = try #require(report["targets"] as? [[String: Any]])
+            let time = try #require(targets.first { $0["metric"] as? String == "floorRatio" })
+            #expect(time["verdict"] as? String == "not-judged")
+            #expect((time["instructionRatio"] as? Double ?? 0) > 1)
+        }
+    }
 }

@@ -11,6 +11,16 @@ import Testing
 struct BenchmarkTests {
     static let floor: [Double] = [1.00, 1.02, 0.98, 1.01, 0.99, 1.03, 0.97]
 
+    /// A step that took `seconds`, one repetition each.
+    static func cell(_ seconds: [Double], instructions: Int? = nil, underValgrind: Bool = false) -> BenchmarkCell {
+        BenchmarkCell(
+            seconds.map {
+                var sample = BenchmarkSample(seconds: $0, instructions: instructions)
+                sample.underValgrind = underValgrind ? true : nil
+                return sample
+            })
+    }
+
     @Test func pairedRatioIsTheMedianOfEachRepetitionsRatio() throws {
         let times = Statistic(samples: [2, 3, 10])
         let base = Statistic(samples: [1, 2, 2])
@@ -22,7 +32,7 @@ struct BenchmarkTests {
 
     @Test func identicalTimesMeetARatioTarget() {
         let target = BenchmarkTarget.timing(
-            "same", times: Statistic(samples: Self.floor), reference: Statistic(samples: Self.floor), limit: 1.5)
+            "same", times: Self.cell(Self.floor), reference: Self.cell(Self.floor), limit: 1.5)
         #expect(target.verdict == .met)
         #expect(target.measured == "1.00×")
         #expect(target.interval.map { $0[1] < 0 } == true)  // 1.0 against 1.5: the whole interval is below 0
@@ -30,8 +40,8 @@ struct BenchmarkTests {
 
     @Test func timesShiftedPastTheLimitMissIt() throws {
         let target = BenchmarkTarget.timing(
-            "shifted", times: Statistic(samples: Self.floor.map { $0 * 1.6 }),
-            reference: Statistic(samples: Self.floor), limit: 1.5)
+            "shifted", times: Self.cell(Self.floor.map { $0 * 1.6 }),
+            reference: Self.cell(Self.floor), limit: 1.5)
         #expect(target.verdict == .missed)
         #expect(target.measured == "1.60×")
         let interval = try #require(target.interval)
@@ -44,7 +54,7 @@ struct BenchmarkTests {
     @Test func aMedianJustPastTheLimitWithinNoiseIsMet() {
         let noisy: [Double] = [1.0, 1.3, 0.8, 1.2, 0.9, 1.1, 0.7]
         let target = BenchmarkTarget.timing(
-            "noisy", times: Statistic(samples: noisy.map { $0 * 1.55 }), reference: Statistic(samples: noisy),
+            "noisy", times: Self.cell(noisy.map { $0 * 1.55 }), reference: Self.cell(noisy),
             limit: 1.5)
         #expect(target.verdict == .met)
         #expect(target.measured.hasSuffix("(above the limit, within the test's noise)"))
@@ -54,10 +64,24 @@ struct BenchmarkTests {
     func tooFewRepetitionsAreNotJudged(repetitions: Int) {
         let floor = Array(Self.floor.prefix(repetitions))
         let target = BenchmarkTarget.timing(
-            "few", times: Statistic(samples: floor.map { $0 * 3 }), reference: Statistic(samples: floor), limit: 1.5)
+            "few", times: Self.cell(floor.map { $0 * 3 }), reference: Self.cell(floor), limit: 1.5)
         #expect(target.verdict == .notJudged)
         #expect(target.rule.contains("too few"))
         #expect([target].gatePasses)
+    }
+
+    /// Under valgrind (`--instructions`) the times are valgrind's: not judged, whatever they say; the
+    /// instructions' ratio is shown.
+    @Test func timesUnderValgrindAreNotJudgedAndInstructionsAreShown() {
+        let target = BenchmarkTarget.timing(
+            "counted", times: Self.cell(Self.floor.map { $0 * 3 }, instructions: 1_300, underValgrind: true),
+            reference: Self.cell(Self.floor, instructions: 1_000, underValgrind: true), limit: 1.5)
+        #expect(target.verdict == .notJudged)
+        #expect(target.rule.contains("under valgrind"))
+        #expect(target.instructionRatio == 1.3)
+        #expect(target.measured == "3.00×; instructions 1.30×")
+        let missing = BenchmarkCell([BenchmarkSample(seconds: 1, instructions: 5), BenchmarkSample(seconds: 1)])
+        #expect(missing.instructions == nil)
     }
 
     @Test func memoryTargetsCompareTheMedian() {

@@ -40,13 +40,13 @@ struct EngineBenchmarkCommand: ParsableCommand {
             defer { benchmark.removeScratchFolder(folder) }
             if scale {
                 let report = try EngineScaleBenchmark(repetitions: benchmark.resolvedRepetitions, folder: folder)
-                    .run(launch: ChildProcess.sample, progress: printError)
+                    .run(launch: benchmark.launcher(folder: folder), progress: printError)
                 try benchmark.finish(report, table: report.table(), targets: report.targets)
                 return
             }
             let report = try EngineBenchmark(
                 sizes: benchmark.resolvedSizes, repetitions: benchmark.resolvedRepetitions, folder: folder
-            ).run(launch: ChildProcess.sample, progress: printError)
+            ).run(launch: benchmark.launcher(folder: folder), progress: printError)
             try benchmark.finish(report, table: report.table(), targets: report.targets)
         }
     }

@@ -45,6 +45,8 @@ struct FloorInsertCommand: ParsableCommand {
                 contents.append((table.name, Int(columns), rows))
             }
 
+            let counter = InstructionCounter()
+            counter.beginPhase()
             let start = ContinuousClock.now
             let writer = try Connection(path: output, mode: .readWriteCreate)
             try writer.setPragma("journal_mode", "OFF")
@@ -65,7 +67,11 @@ struct FloorInsertCommand: ParsableCommand {
             try writer.setPragma("synchronous", "NORMAL")
             try writer.checkpoint(.truncate)
             let elapsed = ContinuousClock.now - start
-            try printJSON(BenchmarkSample(seconds: elapsed.seconds))
+            let instructions = counter.endPhase()
+            try printJSON(
+                BenchmarkSample(
+                    seconds: elapsed.seconds, peakHeapBytes: nil, objectCount: nil, instructions: instructions,
+                    counter: counter))
         }
     }
 }

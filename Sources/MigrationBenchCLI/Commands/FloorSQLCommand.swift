@@ -37,9 +37,16 @@ struct FloorSQLCommand: ParsableCommand {
                 try connection.execute(
                     "ATTACH DATABASE '\(attach.replacingOccurrences(of: "'", with: "''"))' AS source")
             }
+            let counter = InstructionCounter()
+            counter.beginPhase()
             let start = ContinuousClock.now
             try connection.execute(script)
-            try printJSON(BenchmarkSample(seconds: (ContinuousClock.now - start).seconds))
+            let seconds = (ContinuousClock.now - start).seconds
+            let instructions = counter.endPhase()
+            try printJSON(
+                BenchmarkSample(
+                    seconds: seconds, peakHeapBytes: nil, objectCount: nil, instructions: instructions, counter: counter
+                ))
         }
     }
 }

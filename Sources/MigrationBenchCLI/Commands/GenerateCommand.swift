@@ -72,15 +72,20 @@ struct GenerateCommand: ParsableCommand {
             let heap = currentHeapStatistics()
             heap.resetThreadPeak()
             let bar = ProgressBar(label: "generate")
+            let counter = InstructionCounter()
+            counter.beginPhase()
             let result = try generator.generate(at: partial) { done, total in
                 bar.update(done: done, total: total, unit: "objects")
             }
+            let instructions = counter.endPhase()
             bar.finish()
             let peak = heap.threadPeakBytes()
             if overwrite { Store.remove(at: output) }
             try manager.moveItem(atPath: partial, toPath: output)
 
-            let report = GenerateReport(result: result, peakHeapBytes: peak, usage: .current())
+            var report = GenerateReport(result: result, peakHeapBytes: peak, usage: .current())
+            report.instructions = instructions
+            report.instructionsUnavailable = counter.unavailableReason
             if json {
                 try printJSON(report)
             } else {
@@ -112,6 +117,10 @@ struct GenerateReport: Encodable {
     /// The peak heap of the generating thread, from jemalloc; null when jemalloc is not the allocator.
     let peakHeapBytes: Int?
     let maxResidentBytes: Int
+    /// The generation's instructions (the hardware counter), absent when not counted.
+    var instructions: Int?
+    /// Why ``instructions`` is absent, when the counter knows (under callgrind the parent reads them).
+    var instructionsUnavailable: String?
     /// Objects in all: what a benchmark reads (``BenchmarkSample/objectCount``).
     var objectCount: Int { objects.values.reduce(0, +) }
 
@@ -135,10 +144,13 @@ struct GenerateReport: Encodable {
         try container.encode(peakHeapBytes, forKey: .peakHeapBytes)
         try container.encode(maxResidentBytes, forKey: .maxResidentBytes)
         try container.encode(objectCount, forKey: .objectCount)
+        try container.encodeIfPresent(instructions, forKey: .instructions)
+        try container.encodeIfPresent(instructionsUnavailable, forKey: .instructionsUnavailable)
     }
 
     enum CodingKeys: String, CodingKey {
         case version, seed, objects, relationships, seconds, peakHeapBytes, maxResidentBytes, objectCount
+        case instructions, instructionsUnavailable
     }
 }
 

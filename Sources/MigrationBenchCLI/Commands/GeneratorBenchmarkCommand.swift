@@ -39,7 +39,7 @@ struct GeneratorBenchmarkCommand: ParsableCommand {
             let report = try GeneratorBenchmark(
                 model: model, dataset: dataset, version: version, sizes: benchmark.resolvedSizes,
                 repetitions: benchmark.resolvedRepetitions, folder: folder
-            ).run(launch: ChildProcess.sample, progress: printError)
+            ).run(launch: benchmark.launcher(folder: folder), progress: printError)
             try benchmark.finish(report, table: report.table(), targets: report.targets)
         }
     }

@@ -75,16 +75,20 @@ struct MigrationCellCommand: ParsableCommand {
         source: ModelVersion, destination: ModelVersion, history: ModelHistory
     ) throws -> BenchmarkSample {
         let heap = currentHeapStatistics()
+        let counter = InstructionCounter()
         let clock = ContinuousClock()
         var seconds = 0.0
         var objects = 0
+        var instructions: Int?
         if mode == .inPlace {
             let plan = try MappingInference.plan(from: source, to: destination)
             try FileManager.default.copyItem(atPath: self.source, toPath: output)
             heap.resetThreadPeak()
+            counter.beginPhase()
             let start = clock.now
             objects = try InPlaceMigration(plan: plan).run(storeAt: output).objects
             seconds = (clock.now - start).seconds
+            instructions = counter.endPhase()
         } else {
             let model =
                 try mapping.map { path throws(MappingError) in
@@ -99,13 +103,17 @@ struct MigrationCellCommand: ParsableCommand {
             // -shm beside it, removed once the step is done (and timed).
             try WriteAheadLog.leavingNoSidecars(of: [self.source]) {
                 heap.resetThreadPeak()
+                counter.beginPhase()
                 let start = clock.now
                 objects = try manager.migrate(storeAt: self.source, to: output, mappingModels: models)
                     .objectsCreated
                 seconds = (clock.now - start).seconds
+                instructions = counter.endPhase()
             }
         }
-        return BenchmarkSample(seconds: seconds, peakHeapBytes: heap.threadPeakBytes(), objectCount: objects)
+        return BenchmarkSample(
+            seconds: seconds, peakHeapBytes: heap.threadPeakBytes(), objectCount: objects, instructions: instructions,
+            counter: counter)
     }
 
     /// Several runs: their medians, as one run's keys (a ``BenchmarkSample``), and each run.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Instrumentation
 import ObjectModel
 import ScenarioRunner
 
@@ -22,6 +23,14 @@ struct BenchmarkOptions: ParsableArguments {
     @Flag(name: .long, help: "Exit with code 3 when a gated target (see above) is missed.")
     var gate = false
 
+    @Flag(
+        name: .long,
+        help: """
+            Count each step's instructions under valgrind's callgrind, as run --instructions does (20 to 50 times \
+            slower; times are then valgrind's, and time targets are not judged).
+            """)
+    var instructions = false
+
     func validate() throws {
         guard (1...InputLimits.repetitions).contains(repetitions) else {
             throw ValidationError("--repetitions must be from 1 to \(InputLimits.repetitions)")
@@ -37,6 +46,22 @@ struct BenchmarkOptions: ParsableArguments {
 
     /// The repetitions of each measurement.
     var resolvedRepetitions: Int { quick ? 7 : repetitions }
+
+    /// How each step runs: in a child process, under callgrind with `--instructions` (its profile parts in
+    /// `folder`). Without valgrind, steps run as usual, their instructions unavailable with the reason.
+    func launcher(folder: URL) -> BenchmarkLauncher {
+        guard instructions else { return ChildProcess.sample }
+        switch CallgrindLauncher.prepare(in: folder.path) {
+        case .success(let callgrind):
+            return { step in try ChildProcess.sample(step, under: callgrind, in: folder) }
+        case .failure(let why):
+            return { step in
+                var sample = try ChildProcess.sample(step)
+                if sample.instructions == nil { sample.instructionsUnavailable = why.reason }
+                return sample
+            }
+        }
+    }
 
     /// A fresh temporary folder for the stores; remove it with ``removeScratchFolder(_:)``.
     func makeScratchFolder() throws -> URL {

@@ -39,14 +39,19 @@ struct CallgrindLauncher {
         )
     }
 
-    /// Adds the phases' instructions from the parts in `folder` whose names start with `outFile`'s.
-    func addInstructions(to sample: inout CellSample, outFile: String) {
+    /// The instructions of each phase, by index, from the parts in `folder` whose names start with `outFile`'s,
+    /// which are then removed.
+    func phaseInstructions(outFile: String) -> [Int: Int] {
         let folder = (outFile as NSString).deletingLastPathComponent
         let prefix = (outFile as NSString).lastPathComponent
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
-        let texts = names.filter { $0.hasPrefix(prefix) }.compactMap {
-            try? String(contentsOfFile: "\(folder)/\($0)", encoding: .utf8)
-        }
-        sample.addInstructions(CallgrindParts.counts(inFiles: texts), method: method)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder))?.filter { $0.hasPrefix(prefix) }
+        let texts = (names ?? []).compactMap { try? String(contentsOfFile: "\(folder)/\($0)", encoding: .utf8) }
+        for name in names ?? [] { try? FileManager.default.removeItem(atPath: "\(folder)/\(name)") }
+        return CallgrindParts.counts(inFiles: texts)
+    }
+
+    /// Adds the phases' instructions from the parts in `folder` whose names start with `outFile`'s.
+    func addInstructions(to sample: inout CellSample, outFile: String) {
+        sample.addInstructions(phaseInstructions(outFile: outFile), method: method)
     }
 }

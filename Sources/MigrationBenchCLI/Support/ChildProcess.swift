@@ -11,8 +11,35 @@ enum ChildProcess {
 
     /// Runs a benchmark's step in a child process and decodes what it prints.
     static func sample(_ step: BenchmarkStep) throws -> BenchmarkSample {
-        let arguments = step.arguments
-        let data = try output(arguments)
+        try decode(output(step.arguments), of: step.arguments)
+    }
+
+    /// Runs a benchmark's step under callgrind (its profile parts in `folder`) and adds the instructions of its
+    /// one phase, or why there are none; the sample is marked as run under valgrind.
+    static func sample(
+        _ step: BenchmarkStep, under callgrind: CallgrindLauncher, in folder: URL
+    ) throws
+        -> BenchmarkSample
+    {
+        let outFile = folder.appendingPathComponent("callgrind-\(UUID().uuidString.prefix(8)).out").path
+        let command = callgrind.commandLine(step.arguments, outFile: outFile)
+        var sample = try decode(
+            output(command.arguments, executable: command.executable), of: step.arguments)
+        sample.underValgrind = true
+        if let count = callgrind.phaseInstructions(outFile: outFile)[0] {
+            sample.instructions = count
+            sample.countingMethod = callgrind.method
+            sample.instructionsUnavailable = nil
+        } else {
+            sample.instructions = nil
+            sample.instructionsUnavailable =
+                "callgrind wrote no profile part: '\(step.arguments.prefix(2).joined(separator: " "))' marks no phase"
+        }
+        return sample
+    }
+
+    /// What a benchmark child printed, as its sample.
+    private static func decode(_ data: Data, of arguments: [String]) throws -> BenchmarkSample {
         do {
             return try JSONDecoder().decode(BenchmarkSample.self, from: data)
         } catch {
@@ -21,10 +48,10 @@ enum ChildProcess {
         }
     }
 
-    /// Runs `migration-bench <arguments>` and returns its standard output.
-    static func output(_ arguments: [String]) throws -> Data {
+    /// Runs `migration-bench <arguments>` (or `executable` with them) and returns its standard output.
+    static func output(_ arguments: [String], executable: String = executablePath) throws -> Data {
         let process = Process()
-        process.executableURL = URL(fileURLWithPath: executablePath)
+        process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = arguments
         let output = Pipe()
         process.standardOutput = output

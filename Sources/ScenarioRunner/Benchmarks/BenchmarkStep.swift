@@ -1,3 +1,4 @@
+public import Instrumentation
 public import MigrationEngine
 
 /// One child process of `benchmark generator|engine`: what it runs, as a value. The executable runs
@@ -68,7 +69,7 @@ public enum BenchmarkMigrationMode: String, Sendable, Hashable, CaseIterable, Co
 }
 
 /// What a benchmark child prints on standard output (as part of a larger JSON object for `generate` and
-/// `verify`): the measured part's time and peak heap, and the objects it made.
+/// `verify`): the measured part's time and peak heap, the objects it made, and its instructions.
 public struct BenchmarkSample: Sendable, Hashable, Codable {
     /// Seconds of the measured part alone.
     public var seconds: Double
@@ -76,14 +77,43 @@ public struct BenchmarkSample: Sendable, Hashable, Codable {
     public var peakHeapBytes: Int?
     /// Objects generated or migrated, or nil for a step that makes none it counts (a floor, a verification).
     public var objectCount: Int?
+    /// Instructions of the measured part (the measuring thread's): the child's hardware counter, or filled in by
+    /// the parent from callgrind's profile part (`benchmark --instructions`); nil when not counted.
+    public var instructions: Int?
+    /// How ``instructions`` were counted, such as `valgrind-3.19.0 callgrind Ir`.
+    public var countingMethod: String?
+    /// Why ``instructions`` are nil, when the child or the parent knows.
+    public var instructionsUnavailable: String?
+    /// True when the child ran under valgrind: its time is valgrind's, not the machine's, and is not judged.
+    public var underValgrind: Bool?
 
     /// Creates a sample.
-    public init(seconds: Double, peakHeapBytes: Int? = nil, objectCount: Int? = nil) {
+    public init(
+        seconds: Double, peakHeapBytes: Int? = nil, objectCount: Int? = nil, instructions: Int? = nil,
+        countingMethod: String? = nil, instructionsUnavailable: String? = nil
+    ) {
         self.seconds = seconds
         self.peakHeapBytes = peakHeapBytes
         self.objectCount = objectCount
+        self.instructions = instructions
+        self.countingMethod = countingMethod
+        self.instructionsUnavailable = instructionsUnavailable
     }
 }
 
 /// Runs one ``BenchmarkStep`` in a child process and returns what it measured; throws when the child fails.
 public typealias BenchmarkLauncher = (BenchmarkStep) throws -> BenchmarkSample
+
+extension BenchmarkSample {
+    /// A child's sample, its instructions taken from `counter`, whose one phase (``InstructionCounter/beginPhase()``
+    /// to ``InstructionCounter/endPhase()``, which gave `instructions`) was the measured part: the count from the
+    /// hardware counter; nothing under callgrind, whose profile part the parent reads; else why not.
+    public init(
+        seconds: Double, peakHeapBytes: Int?, objectCount: Int?, instructions: Int?, counter: InstructionCounter
+    ) {
+        self.init(
+            seconds: seconds, peakHeapBytes: peakHeapBytes, objectCount: objectCount, instructions: instructions,
+            countingMethod: instructions == nil ? nil : counter.methodDescription,
+            instructionsUnavailable: counter.unavailableReason)
+    }
+}

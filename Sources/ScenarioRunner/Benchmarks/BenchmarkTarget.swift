@@ -43,14 +43,18 @@ public struct BenchmarkTarget: Sendable, Hashable, Codable {
     public var rule: String
     /// For a timing judged by the test: the interval of `time / (limit × reference) - 1`, `[lower, upper]`.
     public var interval: [Double]?
+    /// For a timing whose steps counted instructions: the step's median instructions over the reference's.
+    public var instructionRatio: Double?
 
     /// True when met, false when missed, nil when not judged or unavailable (the form older reports had).
     public var met: Bool? { verdict == .met ? true : verdict == .missed ? false : nil }
 
-    /// A timing target: `times` (the step's, one per repetition) at most `limit` × `reference` (the floor's or
-    /// another step's, each taken in the same repetition), judged by the rank test at one-sided level `alpha`.
+    /// A timing target: the step's times (one per repetition) at most `limit` × `reference`'s (the floor's or
+    /// another step's, each taken in the same repetition), judged by the rank test at one-sided level `alpha`;
+    /// not judged when either ran under valgrind. Where both counted instructions, ``instructionRatio`` is the
+    /// step's over the reference's (shown, not gated: the limits are for time).
     public static func timing(
-        _ name: String, times: Statistic?, reference: Statistic?, limit: Double,
+        _ name: String, times: BenchmarkCell?, reference: BenchmarkCell?, limit: Double,
         alpha: Double = BaselineThresholds().alpha
     ) -> BenchmarkTarget {
         var target = BenchmarkTarget(
@@ -60,16 +64,27 @@ public struct BenchmarkTarget: Sendable, Hashable, Codable {
                 "timing: Mann–Whitney of the times against \(BenchmarkFormat.ratio(limit)) the reference's, missed when "
                 + "the \(BenchmarkFormat.percent(1 - 2 * alpha)) interval of the change lies above 0")
         guard let times, let reference else { return target }
-        let ratio = times.pairedRatio(over: reference)
+        if let counted = times.instructions, let base = reference.instructions {
+            target.instructionRatio = counted.median / base.median
+        }
+        let ratio = times.seconds.pairedRatio(over: reference.seconds)
         target.measured = ratio.map { BenchmarkFormat.ratio($0.median) } ?? "not paired"
+        if let instructionRatio = target.instructionRatio {
+            target.measured += "; instructions \(BenchmarkFormat.ratio(instructionRatio))"
+        }
+        if times.underValgrind == true || reference.underValgrind == true {
+            target.verdict = .notJudged
+            target.rule = "timing: not judged, timed under valgrind (--instructions)"
+            return target
+        }
         guard
             let test = RankTest(
-                baseline: reference.samples.map { $0 * limit }, current: times.samples, alpha: alpha)
+                baseline: reference.seconds.samples.map { $0 * limit }, current: times.seconds.samples, alpha: alpha)
         else {
             target.verdict = .notJudged
             target.rule =
-                "timing: not judged, \(reference.samples.count) and \(times.samples.count) repetitions are too few "
-                + "for the Mann–Whitney test at one-sided level \(BenchmarkFormat.percent(alpha))"
+                "timing: not judged, \(reference.seconds.samples.count) and \(times.seconds.samples.count) repetitions "
+                + "are too few for the Mann–Whitney test at one-sided level \(BenchmarkFormat.percent(alpha))"
             return target
         }
         target.interval = [test.interval.lower, test.interval.upper]

@@ -110,18 +110,31 @@ public struct EngineBenchmark: Sendable {
     static func floor(_ kind: String) -> String { "Scenarios/floors/library-v1-v2-\(kind).sql" }
 }
 
-/// Time and peak heap of one step over its repetitions.
+/// Time, peak heap and instructions of one step over its repetitions.
 public struct BenchmarkCell: Sendable, Hashable, Codable {
     /// Seconds of each repetition.
     public var seconds: Statistic
     /// Peak heap of each repetition, or nil when not every one was measured.
     public var peakHeapBytes: Statistic?
+    /// Instructions of each repetition, or nil when not every one was counted.
+    public var instructions: Statistic?
+    /// How the instructions were counted.
+    public var countingMethod: String?
+    /// Why the instructions are nil, when known.
+    public var instructionsUnavailable: String?
+    /// True when the step ran under valgrind (its times are valgrind's).
+    public var underValgrind: Bool?
 
     /// The figures of `samples`, which must not be empty.
     public init(_ samples: [BenchmarkSample]) {
         seconds = Statistic(samples: samples.map(\.seconds))
         let heaps = samples.compactMap(\.peakHeapBytes)
         peakHeapBytes = heaps.count == samples.count ? Statistic(samples: heaps.map(Double.init)) : nil
+        let counts = samples.compactMap(\.instructions)
+        instructions = counts.count == samples.count ? Statistic(samples: counts.map(Double.init)) : nil
+        countingMethod = instructions == nil ? nil : samples.first?.countingMethod
+        instructionsUnavailable = instructions == nil ? samples.compactMap(\.instructionsUnavailable).first : nil
+        underValgrind = samples.contains { $0.underValgrind == true } ? true : nil
     }
 }
 
@@ -140,30 +153,40 @@ public struct EngineSizeResult: Sendable, Hashable, Codable {
 
     /// The target that `cell`'s time is at most `limit` × `reference`'s (see ``BenchmarkTarget/timing``).
     func timing(_ name: String, _ cell: String, over reference: String, limit: Double) -> BenchmarkTarget {
-        .timing(name, times: cells[cell]?.seconds, reference: cells[reference]?.seconds, limit: limit)
+        .timing(name, times: cells[cell], reference: cells[reference], limit: limit)
     }
 
     /// Lines of a table of `results`' steps named in `order`: size, step, median seconds with their range,
     /// median peak heap.
-    static func table(_ results: [EngineSizeResult], order: [String]) -> [String] {
-        var lines = ["size        cell                seconds median (min–max)   peak heap median"]
+    static func table(_ results: [EngineSizeResult], order: [String], instructions: Bool) -> [String] {
+        var lines = [
+            "size        cell                seconds median (min–max)   peak heap median"
+                + (instructions ? "  instructions median" : "")
+        ]
         for result in results {
             for name in order {
                 guard let cell = result.cells[name] else { continue }
-                lines.append(cell.line(size: result.size, name: name))
+                lines.append(cell.line(size: result.size, name: name, instructions: instructions))
             }
         }
         return lines
     }
+
+    /// Whether any step of `results` counted its instructions or ran under valgrind: the tables then show them.
+    static func showsInstructions(_ results: [EngineSizeResult]) -> Bool {
+        results.contains { $0.cells.values.contains { $0.instructions != nil || $0.underValgrind == true } }
+    }
 }
 
 extension BenchmarkCell {
-    /// The table line of this step at `size`.
-    func line(size: Int, name: String) -> String {
+    /// The table line of this step at `size`; with `instructions`, the median instructions last.
+    func line(size: Int, name: String, instructions: Bool = false) -> String {
         let heap = peakHeapBytes.map { BenchmarkFormat.mebibytes($0.median) } ?? "—"
-        return String(
+        let line = String(
             format: "%-11d %@ %7.3f (%.3f–%.3f)          %@", size, BenchmarkFormat.padded(name, 19), seconds.median,
-            seconds.min, seconds.max, heap)
+            seconds.min, seconds.max, instructions ? BenchmarkFormat.padded(heap, 16) : heap)
+        guard instructions else { return line }
+        return line + (self.instructions.map { BenchmarkFormat.grouped(Int($0.median)) } ?? "unavailable")
     }
 }
 
@@ -233,11 +256,13 @@ public struct EngineBenchmarkReport: Sendable, Hashable, Codable {
 
     /// The table `benchmark engine` prints.
     public func table() -> String {
+        let instructions = EngineSizeResult.showsInstructions(results)
         var lines = EngineSizeResult.table(
-            results, order: ["floor in-place", "in-place", "floor copy", "streaming", "in-memory", "verify"])
+            results, order: ["floor in-place", "in-place", "floor copy", "streaming", "in-memory", "verify"],
+            instructions: instructions)
         for name in ["1 pass", "2 passes"] {
             guard let cell = passes[name] else { continue }
-            lines.append(cell.line(size: passSize, name: "in-memory, \(name)"))
+            lines.append(cell.line(size: passSize, name: "in-memory, \(name)", instructions: instructions))
         }
         lines.append("")
         lines += targets.map(\.line)

@@ -1,6 +1,6 @@
 public import Foundation
 import PersistentStore
-public import ReportModel
+import ReportModel
 
 /// `benchmark engine --scale`: the streaming custom transform and its copy floor at 100,000, 1,000,000 and
 /// 10,000,000 objects, with the fitted exponent of time against size (1 is linear).
@@ -83,9 +83,7 @@ public struct EngineScaleReport: Sendable, Hashable, Codable {
         var targets: [BenchmarkTarget] = []
         if let million = million?["streaming"], let tenMillion = tenMillion?["streaming"] {
             targets.append(
-                .timing(
-                    "streaming time 1,000,000 → 10,000,000", times: tenMillion.seconds, reference: million.seconds,
-                    limit: 11))
+                .timing("streaming time 1,000,000 → 10,000,000", times: tenMillion, reference: million, limit: 11))
             targets.append(
                 .memory(
                     "streaming peak heap 1,000,000 → 10,000,000",
@@ -109,7 +107,8 @@ public struct EngineScaleReport: Sendable, Hashable, Codable {
 
     /// The table `benchmark engine --scale` prints.
     public func table() -> String {
-        var lines = EngineSizeResult.table(results, order: ["floor copy", "streaming"])
+        var lines = EngineSizeResult.table(
+            results, order: ["floor copy", "streaming"], instructions: EngineSizeResult.showsInstructions(results))
         lines.append("")
         lines.append(
             "fitted exponent of streaming time against size: " + (exponent.map { String(format: "%.3f", $0) } ?? "—"))

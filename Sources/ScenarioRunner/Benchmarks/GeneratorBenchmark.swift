@@ -61,28 +61,24 @@ public struct GeneratorSizeResult: Sendable, Hashable, Codable {
     public var size: Int
     /// Objects made (the dataset's multiples of `size`).
     public var objects: Int
-    /// Seconds of each generation.
-    public var engineSeconds: Statistic
-    /// Seconds of each floor run, right after its generation.
-    public var floorSeconds: Statistic
-    /// The generation's peak heap, or nil when jemalloc is not the allocator.
-    public var peakHeapBytes: Statistic?
+    /// Each generation's time, peak heap and instructions.
+    public var generation: BenchmarkCell
+    /// Each floor run's, right after its generation.
+    public var floor: BenchmarkCell
 
     /// The figures of `generated` and `floor`, one of each per repetition.
     public init(size: Int, generated: [BenchmarkSample], floor: [BenchmarkSample]) {
         self.size = size
         objects = generated.last?.objectCount ?? 0
-        engineSeconds = Statistic(samples: generated.map(\.seconds))
-        floorSeconds = Statistic(samples: floor.map(\.seconds))
-        let heaps = generated.compactMap(\.peakHeapBytes)
-        peakHeapBytes = heaps.count == generated.count ? Statistic(samples: heaps.map(Double.init)) : nil
+        generation = BenchmarkCell(generated)
+        self.floor = BenchmarkCell(floor)
     }
 
     /// Objects per second at the median time.
-    public var objectsPerSecond: Double { Double(objects) / engineSeconds.median }
+    public var objectsPerSecond: Double { Double(objects) / generation.seconds.median }
 
     /// The median of each generation's time over the floor run made right after it.
-    public var floorRatio: Double { engineSeconds.pairedRatio(over: floorSeconds)?.median ?? .nan }
+    public var floorRatio: Double { generation.seconds.pairedRatio(over: floor.seconds)?.median ?? .nan }
 }
 
 /// What `benchmark generator` measured, and its targets.
@@ -103,12 +99,12 @@ public struct GeneratorBenchmarkReport: Sendable, Hashable, Codable {
                     "objects per second at \(objects) objects", measured: largest.objectsPerSecond, atLeast: 500_000))
             targets.append(
                 .timing(
-                    "time against the floor at \(objects) objects", times: largest.engineSeconds,
-                    reference: largest.floorSeconds, limit: 1.5))
+                    "time against the floor at \(objects) objects", times: largest.generation,
+                    reference: largest.floor, limit: 1.5))
         }
         if let smallest = results.first, let largest = results.last, results.count > 1 {
-            let small = smallest.peakHeapBytes?.median
-            let large = largest.peakHeapBytes?.median
+            let small = smallest.generation.peakHeapBytes?.median
+            let large = largest.generation.peakHeapBytes?.median
             var growth = BenchmarkTarget.memory(
                 "peak heap growth \(BenchmarkFormat.grouped(smallest.objects)) → "
                     + "\(BenchmarkFormat.grouped(largest.objects)) objects",
@@ -124,18 +120,27 @@ public struct GeneratorBenchmarkReport: Sendable, Hashable, Codable {
 
     /// The table `benchmark generator` prints.
     public func table() -> String {
+        let counted = results.contains { $0.generation.instructions != nil || $0.generation.underValgrind == true }
         var lines = [
             "size        objects     engine s (min–max)     floor s (min–max)      ratio   objects/s    peak heap"
+                + (counted ? "     instructions (floor)" : "")
         ]
         for result in results {
-            let heap = result.peakHeapBytes.map { BenchmarkFormat.mebibytes($0.median) } ?? "unavailable"
-            lines.append(
-                String(
-                    format: "%-11d %-11d %6.3f (%.3f–%.3f)   %6.3f (%.3f–%.3f)   %5.2f×  %@ %@",
-                    result.size, result.objects, result.engineSeconds.median, result.engineSeconds.min,
-                    result.engineSeconds.max, result.floorSeconds.median, result.floorSeconds.min,
-                    result.floorSeconds.max, result.floorRatio,
-                    BenchmarkFormat.padded(BenchmarkFormat.grouped(Int(result.objectsPerSecond)), 12), heap))
+            let engine = result.generation.seconds
+            let floor = result.floor.seconds
+            let heap = result.generation.peakHeapBytes.map { BenchmarkFormat.mebibytes($0.median) } ?? "unavailable"
+            var line = String(
+                format: "%-11d %-11d %6.3f (%.3f–%.3f)   %6.3f (%.3f–%.3f)   %5.2f×  %@ %@",
+                result.size, result.objects, engine.median, engine.min, engine.max, floor.median, floor.min, floor.max,
+                result.floorRatio, BenchmarkFormat.padded(BenchmarkFormat.grouped(Int(result.objectsPerSecond)), 12),
+                counted ? BenchmarkFormat.padded(heap, 12) : heap)
+            if counted {
+                let count = { (cell: BenchmarkCell) in
+                    cell.instructions.map { BenchmarkFormat.grouped(Int($0.median)) } ?? "unavailable"
+                }
+                line += " \(count(result.generation)) (\(count(result.floor)))"
+            }
+            lines.append(line)
         }
         lines.append("")
         lines += targets.map(\.line)
