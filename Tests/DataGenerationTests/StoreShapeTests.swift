@@ -104,6 +104,30 @@ struct StoreShapeTests {
         }
     }
 
+    /// An ordered many-to-many's order is read from its join table's order column, list by list: with each list
+    /// ordered by its songs' keys the share is 1, by their keys reversed 0.
+    @Test func anOrderedManyToManysOrderIsMeasured() throws {
+        let version = try SampleModels.playlists(listsOrdered: false)
+        let history = try ModelHistory(versions: [version])
+        try withTemporaryFolder { folder in
+            let path = folder.appendingPathComponent("lists.sqlite").path
+            let dataset = Dataset(seed: 4, relationships: ["List.songs": RelationshipFill(count: IntRange(2, 9))])
+            _ = try StoreGenerator(version: version, dataset: dataset, size: 300).generate(at: path)
+            let join = try #require(
+                try Store.open(at: path, version: version).layout.joinTable(for: "songs", of: "List"))
+            let order = try #require(join.orderColumn(forRelationship: "songs", of: "List"))
+            let song = join.targetColumn(forRelationship: "songs", of: "List")
+            let connection = try Connection(path: path, mode: .readWrite)
+            for (value, expected) in [(song, 1.0), ("-" + song, 0.0)] {
+                try connection.execute("UPDATE \(join.name) SET \(order) = \(value)")
+                let shape = try StoreShape.read(path: path, history: history)
+                #expect(shape.inKeyOrder["List.songs"] == expected, "\(value)")
+                #expect(shape.inKeyOrder["Song.lists"] == nil)
+                #expect(shape.dataset().relationships["List.songs"]?.shape?.inKeyOrder == expected)
+            }
+        }
+    }
+
     /// No stored value leaves: a store seeded with marker strings, binary values and numbers of many digits
     /// gives a dataset (YAML and JSON) in which none of them appears, and in which no number equals a stored
     /// number that has more than two significant digits.

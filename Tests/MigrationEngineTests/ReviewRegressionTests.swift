@@ -244,22 +244,7 @@ struct ReviewRegressionTests {
 
     // T8: many-to-many ordered on both sides, in place: the inverse order.
     @Test func bothSidesOrderedInPlace() throws {
-        let v1 = try ModelVersion(
-            name: "V1",
-            entities: [
-                Entity(
-                    name: "List", attributes: [Attribute(name: "name", type: .string)],
-                    relationships: [
-                        Relationship(
-                            name: "songs", destination: "Song", inverse: "lists", isToMany: true, isOrdered: true)
-                    ]),
-                Entity(
-                    name: "Song", attributes: [Attribute(name: "title", type: .string)],
-                    relationships: [
-                        Relationship(
-                            name: "lists", destination: "List", inverse: "songs", isToMany: true, isOrdered: true)
-                    ]),
-            ])
+        let v1 = try SampleModels.playlists(listsOrdered: true)
         var list = v1.entity(named: "List")!
         list.attributes.append(Attribute(name: "note", type: .string, isOptional: true))
         let v2 = try ModelVersion(name: "V2", entities: [list, v1.entity(named: "Song")!])

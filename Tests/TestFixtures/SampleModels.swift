@@ -72,6 +72,27 @@ public enum SampleModels {
             ])
     }
 
+    /// Lists of songs: `List.songs` (ordered) ↔ `Song.lists`, many-to-many, the latter ordered when `listsOrdered`.
+    public static func playlists(listsOrdered: Bool) throws -> ModelVersion {
+        try ModelVersion(
+            name: "V1",
+            entities: [
+                Entity(
+                    name: "List", attributes: [Attribute(name: "name", type: .string)],
+                    relationships: [
+                        Relationship(
+                            name: "songs", destination: "Song", inverse: "lists", isToMany: true, isOrdered: true)
+                    ]),
+                Entity(
+                    name: "Song", attributes: [Attribute(name: "title", type: .string)],
+                    relationships: [
+                        Relationship(
+                            name: "lists", destination: "List", inverse: "songs", isToMany: true,
+                            isOrdered: listsOrdered)
+                    ]),
+            ])
+    }
+
     /// A fresh temporary folder for `body`, removed afterwards, also when `body` throws.
     public static func withTemporaryFolder<R>(_ body: (URL) throws -> R) throws -> R {
         try TestFixtures.withTemporaryFolder(body)
