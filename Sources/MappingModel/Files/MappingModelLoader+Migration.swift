@@ -12,6 +12,8 @@ extension MappingModelLoader {
     ///     model for a step it does not take is skipped (a given one is kept, for the caller to refuse).
     ///   - stale: told of a found Xcode mapping model that names versions of `history` but matches none by
     ///     hash — skipped, as Core Data skips it, but worth a warning.
+    ///   - elsewhere: told (mapping model, why) of a found Xcode mapping model that names versions of `history`, matches
+    ///     none by hash and is another model's (see ``owner(of:history:near:)``): skipped, and not stale.
     /// - Throws: ``MappingError`` for a file that cannot be read, and ``MappingError/Code/staleMapping`` for a
     ///   given Xcode mapping model that matches no version.
     public static func load(
@@ -20,7 +22,8 @@ extension MappingModelLoader {
         modelPath: String? = nil,
         bindings: PolicyBindings = PolicyBindings(),
         takesStep: (String, String) -> Bool = { _, _ in true },
-        stale: (MappingError) -> Void = { _ in }
+        stale: (MappingError) -> Void = { _ in },
+        elsewhere: (MappingModel, String) -> Void = { _, _ in }
     ) throws(MappingError) -> [MappingModel] {
         var models: [MappingModel] = []
         for path in paths {
@@ -33,16 +36,21 @@ extension MappingModelLoader {
         }
         let given = Set(models.map { Step(from: $0.sourceVersion, to: $0.destinationVersion) })
         var found: [Step: MappingModel] = [:]
+        var neighbours = OtherModels(near: modelPath)
         for path in xcodeMappingFiles(near: modelPath) {
             let model = try load(path: path)
             let match = model.versionMatch(in: history)
             if match.isStale {
                 let named = [match.source.named, match.destination.named].compactMap { $0 }
                 if named.contains(where: { history.version(named: $0) != nil }) {
-                    do {
-                        _ = try model.identifyingVersions(in: history)
-                    } catch {
-                        stale(error)
+                    if let owner = owner(of: model, history: history, near: &neighbours) {
+                        elsewhere(model, owner)
+                    } else {
+                        do {
+                            _ = try model.identifyingVersions(in: history)
+                        } catch {
+                            stale(error)
+                        }
                     }
                 }
                 continue
@@ -86,22 +94,73 @@ extension MappingModelLoader {
     /// The `.xcmappingmodel` folders and `.cdm` files under the folder holding the bundle at `modelPath`,
     /// `.xcmappingmodel` first, each list in path order.
     static func xcodeMappingFiles(near modelPath: String) -> [String] {
+        xcodeFiles(near: modelPath, suffixes: [".xcmappingmodel"]) + xcodeFiles(near: modelPath, suffixes: [".cdm"])
+    }
+
+    /// The files and bundles whose names end in one of `suffixes` in the folder that holds `modelPath` and below,
+    /// in path order (hidden folders left out, a bundle's contents not searched).
+    static func xcodeFiles(near modelPath: String, suffixes: [String]) -> [String] {
         let folder = (modelPath as NSString).deletingLastPathComponent
         let root = folder.isEmpty ? "." : folder
-        var bundles: [String] = []
-        var compiled: [String] = []
+        var found: [String] = []
         let enumerator = FileManager.default.enumerator(atPath: root)
         while let relative = enumerator?.nextObject() as? String {
             let path = (root as NSString).appendingPathComponent(relative)
             if (relative as NSString).lastPathComponent.hasPrefix(".") {
                 enumerator?.skipDescendants()  // .build, .git and the like hold no mapping model of the app's
-            } else if relative.hasSuffix(".xcmappingmodel") {
-                bundles.append(path)
-                enumerator?.skipDescendants()
-            } else if relative.hasSuffix(".cdm") {
-                compiled.append(path)
+            } else if suffixes.contains(where: relative.hasSuffix) {
+                found.append(path)
+                var isFolder: ObjCBool = false
+                if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+                    enumerator?.skipDescendants()
+                }
             }
         }
-        return bundles.sorted() + compiled.sorted()
+        return found.sorted()
+    }
+
+    /// Why `model`, found beside the bundle of `history` and matching none of its versions by hash, is another
+    /// model's and not a stale one of this history's, or nil when it is this history's. It is another model's
+    /// when fewer than half of the entities it maps (source and destination, by name) are in any version of
+    /// `history`, or when both its sides match versions of another `.xcdatamodeld` bundle in the folder searched
+    /// (CoreStore keeps several bundles of one entity beside their mapping models). A mapping model of this
+    /// history made before one of its versions was edited maps the same entities and fits no other bundle: stale.
+    static func owner(of model: MappingModel, history: ModelHistory, near others: inout OtherModels) -> String? {
+        var mapped = Set(model.embedded.map { Array($0.source.keys) + Array($0.destination.keys) } ?? [])
+        for mapping in model.entityMappings {
+            mapped.formUnion([mapping.sourceEntity, mapping.destinationEntity].compactMap { $0 })
+        }
+        let known = Set(history.versions.flatMap { $0.versionHashes.keys })
+        let shared = mapped.intersection(known).count
+        if !mapped.isEmpty, shared * 2 < mapped.count {
+            return "\(shared) of the \(mapped.count) entities it maps are in \(history.source ?? "the model")"
+        }
+        for (path, other) in others.histories() where !model.versionMatch(in: other).isStale {
+            let match = model.versionMatch(in: other)
+            return "its entity hashes match \(path) ('\(match.source.version ?? "")' to "
+                + "'\(match.destination.version ?? "")'), another model in the folder"
+        }
+        return nil
+    }
+}
+
+/// The other `.xcdatamodeld` bundles in the folder tree searched for a bundle's mapping models, read when first
+/// asked for; one that cannot be read is left out.
+struct OtherModels {
+    private let modelPath: String
+    private var read: [(path: String, history: ModelHistory)]?
+
+    init(near modelPath: String) { self.modelPath = modelPath }
+
+    mutating func histories() -> [(path: String, history: ModelHistory)] {
+        if let read { return read }
+        let own = URL(fileURLWithPath: modelPath).standardizedFileURL.path
+        var histories: [(path: String, history: ModelHistory)] = []
+        for path in MappingModelLoader.xcodeFiles(near: modelPath, suffixes: [".xcdatamodeld"])
+        where URL(fileURLWithPath: path).standardizedFileURL.path != own {
+            if let history = try? ModelLoader.load(path: path) { histories.append((path, history)) }
+        }
+        read = histories
+        return histories
     }
 }

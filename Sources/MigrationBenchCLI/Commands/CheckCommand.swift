@@ -20,7 +20,7 @@ struct CheckCommand: ParsableCommand {
             way. Every step is verified and measured. \
             Findings, each with a stable code and a severity: needsMappingModel, needsValue, dataLoss, \
             staleMappingModel, invalidMappingModel, identicalVersionHashes, mappingModelSkipsVersions, \
-            backwardMappingModel, pathsDiffer, policyNotSimulated, shapeDefaults (a note), verificationFailed, migrationFailed, overTimeBudget, overMemoryBudget. Exit \
+            backwardMappingModel, pathsDiffer, policyNotSimulated, shapeDefaults and otherModelsMappingModel (notes), verificationFailed, migrationFailed, overTimeBudget, overMemoryBudget. Exit \
             codes: 0 clean (warnings allowed), 1 bad input, 2 an error finding, 3 only budgets exceeded. JSON: \
             {"model", "current", \
             "steps": [{"from", "to", "kind", "mapping", "outcome", "seconds", "peakHeapBytes"}], "findings": \

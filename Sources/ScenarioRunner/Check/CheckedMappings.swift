@@ -32,7 +32,8 @@ struct CheckedMappings {
         var staleFound: [String] = []
         models = try MappingModelLoader.load(
             paths: usable, for: history, modelPath: modelPath, bindings: bindings,
-            stale: { staleFound.append($0.file ?? "") })
+            stale: { staleFound.append($0.file ?? "") },
+            elsewhere: { model, owner in findings.append(Self.otherModels(model, owner: owner)) })
         for file in staleFound {
             findings.append(Self.stale(try MappingModelLoader.load(path: file), file: file, history: history))
         }
@@ -85,6 +86,15 @@ struct CheckedMappings {
             message: "\(file): the mapping model '\(model.name)' matches no version of the model by entity hashes "
                 + "(entities that differ: \(entities.joined(separator: ", "))): Core Data skips it and infers the "
                 + "step, so its mappings and policies never run; make it again from the versions as they are now")
+    }
+
+    /// The note for a mapping model found beside the bundle that is another model's, with why.
+    private static func otherModels(_ model: MappingModel, owner: String) -> Finding {
+        Finding(
+            code: "otherModelsMappingModel", severity: .note, from: model.sourceVersion, to: model.destinationVersion,
+            entity: nil, property: nil,
+            message: "\(model.file ?? model.name): found beside the model, matches none of its versions by entity "
+                + "hashes and is another model's (\(owner)): ignored, as Core Data ignores it")
     }
 
     /// A finding for a mapping model that skips versions of the history or goes backwards, or nil.
