@@ -79,7 +79,7 @@ final class DestinationObjects {
 
     /// Writes the rows waiting in batches, before anything reads or updates the destination.
     func flushBatches() throws {
-        for writer in writers.values { try writer.batch.flush() }
+        for writer in writers.values { try writer.batch?.flush() }
     }
 
     /// A foreign key written in stage 1: the current source row's key mapped through the target's

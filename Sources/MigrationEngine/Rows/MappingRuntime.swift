@@ -187,6 +187,7 @@ extension MigrationSession {
     }
 
     /// Evaluates the expressions of `runtime`'s row for the current object into its results.
+    @inline(__always)
     func evaluateRow(_ runtime: MappingRuntime, mapping: String) throws {
         for (index, target) in runtime.row.evaluated.enumerated() {
             let value = try evaluate(target.expression, mapping: mapping, property: target.name)

@@ -91,7 +91,7 @@ final class StreamingRowBuffer: RowBuffer {
 
     /// Nothing can change a default-policy row before this buffer would write it: it goes to the batch at once.
     func startRow(_ object: ObjectID, writer: DestinationWriter) throws -> any RowSink {
-        try sink.start(writer.batch, primaryKey: object.primaryKey)
+        try sink.start(try writer.batchInserter(), primaryKey: object.primaryKey)
         return sink
     }
 

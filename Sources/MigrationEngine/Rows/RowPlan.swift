@@ -48,12 +48,15 @@ enum SlotFill {
 struct RowPlan {
     /// Every slot of the row, in slot order.
     let slots: [SlotFill]
-    /// The values of the slots no mapping fills: the destination attributes' defaults.
-    let template: [SQLiteValue]
     /// The expressions evaluated per object.
     let evaluated: [AttributeTarget]
     /// The foreign keys set in stage 1.
     let foreignKeys: [StageOneForeignKey]
+    /// The row with every ``SlotFill/value(_:)`` slot filled: what ``values(from:results:stageOneKey:)`` starts
+    /// from.
+    private let values: [SQLiteValue]
+    /// The slots filled per object, with what fills them.
+    private let perObject: [(slot: Int, fill: SlotFill)]
 
     /// The plan of a row with defaults `template`, attributes `attributes` filled from the source entity's
     /// stored attributes (`sourceSlots`, `sourceTypes`) where a mapping only copies one of the same type, from
@@ -78,7 +81,12 @@ struct RowPlan {
             evaluated.append(target)
         }
         self.slots = slots
-        self.template = template
+        self.values = slots.enumerated().map { slot, fill in
+            if case .value(let value) = fill { value } else { template[slot] }
+        }
+        self.perObject = slots.enumerated().compactMap { slot, fill in
+            if case .value = fill { nil } else { (slot, fill) }
+        }
         self.evaluated = evaluated
         self.foreignKeys = foreignKeys
     }
@@ -92,10 +100,12 @@ struct RowPlan {
         _ sink: any RowSink, from reader: RowReader, results: [SQLiteValue],
         stageOneKey: (StageOneForeignKey, RowReader) -> SQLiteValue
     ) throws {
+        // The reader's column of its slot 0, read once: the shape is a struct of arrays.
+        let firstColumn = reader.shape.column(ofSlot: 0)
         for fill in slots {
             switch fill {
             case .value(let value): try sink.put(value)
-            case .copy(let slot): try sink.copy(column: reader.shape.column(ofSlot: slot), of: reader.statement)
+            case .copy(let slot): try sink.copy(column: firstColumn + Int32(slot), of: reader.statement)
             case .foreignKey(let index): try sink.put(stageOneKey(foreignKeys[index], reader))
             case .evaluated(let index): try sink.put(results[index])
             }
@@ -103,14 +113,14 @@ struct RowPlan {
     }
 
     /// The row as values: what ``fill(_:from:results:stageOneKey:)`` streams, or, without a source row, the
-    /// defaults where it would read one.
+    /// defaults where it would read one. Only the slots filled per object are touched.
     func values(
         from reader: RowReader?, results: [SQLiteValue], stageOneKey: (StageOneForeignKey, RowReader) -> SQLiteValue
     ) -> [SQLiteValue] {
-        var values = template
-        for (slot, fill) in slots.enumerated() {
+        var values = self.values
+        for (slot, fill) in perObject {
             switch fill {
-            case .value(let value): values[slot] = value
+            case .value: break
             case .copy(let sourceSlot): if let reader { values[slot] = reader.value(at: sourceSlot) }
             case .foreignKey(let index): if let reader { values[slot] = stageOneKey(foreignKeys[index], reader) }
             case .evaluated(let index): values[slot] = results[index]
