@@ -14,6 +14,8 @@ public final class BatchRowInserter {
     public let columnsPerRow: Int32
     /// The columns of each row, as ``RowInserter/shape``.
     public let shape: RowShape
+    /// The parameter of slot 0 in the first row, kept apart from ``shape`` for the per-value path.
+    private let firstSlotParameter: Int32
     /// The statement; bind at ``parameter(_:)``.
     public let statement: Statement
     /// Rows filled and not written yet.
@@ -34,6 +36,7 @@ public final class BatchRowInserter {
         self.rowsPerStatement = rowsPerStatement
         self.columnsPerRow = Int32(names.count)
         self.shape = inserter.shape
+        self.firstSlotParameter = inserter.shape.parameter(ofSlot: 0)
         self.statement = try storeOperation(store.path) { try store.connection.prepare(sql) }
         self.entityNumber = Int64(layout.entityNumbers[inserter.entity]!)
     }
@@ -46,7 +49,7 @@ public final class BatchRowInserter {
 
     /// The parameter index of `slot` in the row being filled.
     @inline(__always)
-    public func parameter(ofSlot slot: Int) -> Int32 { parameter(shape.parameter(ofSlot: slot)) }
+    public func parameter(ofSlot slot: Int) -> Int32 { parameter(firstSlotParameter + Int32(slot)) }
 
     /// Binds the primary key, the entity number and `Z_OPT` 1 of the row being filled.
     public func begin(primaryKey: Int64) throws(SQLiteError) {

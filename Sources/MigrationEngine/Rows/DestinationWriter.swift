@@ -52,8 +52,9 @@ final class DestinationWriter {
 
     func insert(primaryKey: Int64, values: [SQLiteValue]) throws {
         try inserter.begin(primaryKey: primaryKey)
+        let first = inserter.shape.parameter(ofSlot: 0)
         for (slot, value) in values.enumerated() {
-            try inserter.statement.bind(value, at: inserter.shape.parameter(ofSlot: slot))
+            try inserter.statement.bind(value, at: first + Int32(slot))
         }
         try inserter.insert()
     }
