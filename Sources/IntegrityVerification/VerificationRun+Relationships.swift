@@ -187,11 +187,13 @@ extension VerificationRun {
         }
     }
 
-    /// Whether the to-one `relationship`, copied from `sourceRelationship`, has an inverse that was to-many and
-    /// is now to-one: a narrowed inverse, which keeps one link per object at the other end.
+    /// Whether `relationship`, copied from `sourceRelationship`, has a to-one inverse where the source had a
+    /// to-many one or none (`User.memberships` now `User.membership`; `Author.books`, kept in a join table, now
+    /// with `Book.author`): a narrowed inverse. An object at the other end, held by several in the source, holds
+    /// one now, so one link per object at the other end is kept.
     func isNarrowed(_ relationship: Relationship, from sourceRelationship: Relationship) -> Bool {
-        !relationship.isToMany && destination.inverse(of: relationship).map { !$0.isToMany } == true
-            && source.inverse(of: sourceRelationship)?.isToMany == true
+        guard destination.inverse(of: relationship).map({ !$0.isToMany }) == true else { return false }
+        return source.inverse(of: sourceRelationship)?.isToMany ?? true
     }
 
     /// Whether the edges of `relationship` are kept by its inverse's storage: a foreign key on the other
@@ -218,9 +220,8 @@ extension VerificationRun {
         guard var theirs = Self.edges(of: sourceRelationship, entity: sourceEntity, in: sourceLayout, schema: "src"),
             let ours = Self.edges(of: relationship, entity: entity, in: layout, schema: "main")
         else { return }
-        // A to-one whose inverse was to-many and is now to-one (a narrowed inverse): each object at the other end
-        // holds one, so Core Data's inverse maintenance, setting the links in key order, keeps the last of those
-        // that pointed at it; the others lose their link.
+        // A narrowed inverse: each object at the other end holds one, so, as the engine sets the links in key
+        // order, the last of those that held it keeps it; the others lose their link.
         if isNarrowed(relationship, from: sourceRelationship) {
             theirs = "SELECT MAX(a) AS a, b FROM (\(theirs)) GROUP BY b"
         }

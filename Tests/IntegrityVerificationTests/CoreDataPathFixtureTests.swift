@@ -216,6 +216,14 @@ struct NarrowedInverseTests {
         let migrator = try StoreMigrator(history: try ModelHistory(versions: [v1, v2]))
         let plan = try migrator.plan(from: "V1", to: "V2")
         #expect(plan.steps[0].changes.contains { $0.change == .dataLoss && $0.property == "memberships" })
+        try Self.migrateKeepingTheLastMember(from: v1, to: v2, with: migrator)
+    }
+
+    /// Migrates a store of 40 members, several of them pointing at the same user, from `v1` to `v2`: each user
+    /// keeps the member with the highest key, the others lose their user, and the store verifies.
+    static func migrateKeepingTheLastMember(
+        from v1: ModelVersion, to v2: ModelVersion, with migrator: StoreMigrator
+    ) throws {
         try withTemporaryFolder { folder in
             let source = folder.appendingPathComponent("v1.sqlite").path
             let store = folder.appendingPathComponent("v2.sqlite").path

@@ -282,12 +282,24 @@ extension LightweightInference {
             }
         case .relationship(let relationship):
             if let inverse = destination.inverse(of: relationship), let old = sourceCounterpart(of: inverse) {
-                // The edges of the kept inverse are this relationship's too (Core Data keeps both sides).
+                // The edges of the kept inverse are this relationship's too (Core Data keeps both sides), but a
+                // to-one where the kept one had no inverse is narrowed, as a to-many inverse made to-one is: an
+                // object several held holds one now.
+                let narrowed = !relationship.isToMany && source.inverse(of: old) == nil
                 note(
                     entity, relationship.name, .added,
                     "new, the inverse of '\(relationship.destination).\(inverse.name)'"
-                        + (old.name == inverse.name ? "" : " (was '\(old.name)')") + ": existing objects keep its edges"
+                        + (old.name == inverse.name ? "" : " (was '\(old.name)')")
+                        + (narrowed
+                            ? ": each existing object keeps one that held it" : ": existing objects keep its edges")
                 )
+                if narrowed {
+                    note(
+                        entity, relationship.name, .dataLoss,
+                        "a to-one inverse of '\(relationship.destination).\(inverse.name)', which had none: of the "
+                            + "objects that held the same '\(entity)', only one keeps it, the last by key; the others "
+                            + "lose their link")
+                }
             } else {
                 note(entity, relationship.name, .added, "new: existing objects start with it empty")
             }

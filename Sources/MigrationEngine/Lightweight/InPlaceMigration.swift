@@ -338,7 +338,9 @@ public struct InPlaceMigration: Sendable {
             let owner = quoted(join.sourceColumn(forRelationship: sourceName, of: sourceEntity))
             let target = quoted(join.targetColumn(forRelationship: sourceName, of: sourceEntity))
             let kept = dropsObject("j.\(owner)", of: sourceEntity, source: source).map { " AND NOT \($0)" } ?? ""
-            return "(SELECT j.\(owner) FROM \(quoted(join.name)) j WHERE j.\(target) = \(row)\(kept) LIMIT 1)"
+            // Several objects may hold this row when the old relationship had no inverse or a to-many one (a
+            // narrowed inverse): as below, the last of them by key keeps it.
+            return "(SELECT MAX(j.\(owner)) FROM \(quoted(join.name)) j WHERE j.\(target) = \(row)\(kept))"
         case .foreignKey:
             let table = source.table(for: sourceEntity)
             guard let column = table.column(for: sourceName, of: sourceEntity, version: source.version) else {
