@@ -45,22 +45,23 @@ struct BenchmarkTests {
         #expect(target.verdict == .missed)
         #expect(target.measured == "1.60×")
         let interval = try #require(target.interval)
-        #expect(interval[0] > 0 && interval[0] < 0.0667 && interval[1] > 0.0667)
+        // Every repetition is 1.6 / 1.5 its floor: the paired interval is that one ratio.
+        #expect(interval.allSatisfy { abs($0 - 1.6 / 1.5 + 1) < 1e-9 })
         #expect(![target].gatePasses)
     }
 
     /// A median past the limit that the test cannot tell from the limit (samples spread wider than the shift)
     /// is met, and says so.
     @Test func aMedianJustPastTheLimitWithinNoiseIsMet() {
-        let noisy: [Double] = [1.0, 1.3, 0.8, 1.2, 0.9, 1.1, 0.7]
+        let ratios: [Double] = [1.3, 1.9, 1.4, 1.7, 1.35, 1.8, 1.6]
         let target = BenchmarkTarget.timing(
-            "noisy", times: Self.cell(noisy.map { $0 * 1.55 }), reference: Self.cell(noisy),
+            "noisy", times: Self.cell(zip(Self.floor, ratios).map { $0 * $1 }), reference: Self.cell(Self.floor),
             limit: 1.5)
         #expect(target.verdict == .met)
         #expect(target.measured.hasSuffix("(above the limit, within the test's noise)"))
     }
 
-    @Test(arguments: [1, 3, 4])
+    @Test(arguments: [1, 3, 6])
     func tooFewRepetitionsAreNotJudged(repetitions: Int) {
         let floor = Array(Self.floor.prefix(repetitions))
         let target = BenchmarkTarget.timing(
@@ -82,6 +83,17 @@ struct BenchmarkTests {
         #expect(target.measured == "3.00×; instructions 1.30×")
         let missing = BenchmarkCell([BenchmarkSample(seconds: 1, instructions: 5), BenchmarkSample(seconds: 1)])
         #expect(missing.instructions == nil)
+    }
+
+    /// The signed-rank test on known answers: identical pairs are no change, pairs all 5 % apart are, and six
+    /// pairs can never reach 1 % (1/64 > 0.01) while seven can (1/128).
+    @Test func signedRankTestKnownAnswers() throws {
+        let same = try #require(SignedRankTest(ratios: [1.01, 0.99, 1.02, 0.98, 1.0, 1.03, 0.97], alpha: 0.01))
+        #expect(same.interval.lower < 0 && same.interval.upper > 0 && abs(same.change) < 0.01)
+        let shifted = try #require(SignedRankTest(ratios: [1.05, 1.06, 1.04, 1.05, 1.07, 1.05, 1.055], alpha: 0.01))
+        #expect(shifted.interval.lower > 0 && abs(shifted.change - 0.05) < 0.006)
+        #expect(SignedRankTest(ratios: Array(repeating: 2, count: 6), alpha: 0.01) == nil)
+        #expect(SignedRankTest.distribution(3) == [1, 1, 1, 2, 1, 1, 1])
     }
 
     @Test func memoryTargetsCompareTheMedian() {
@@ -170,15 +182,15 @@ struct BenchmarkTests {
     func engineGateDecidesByTheVerdictRules(streamingFactor: Double, passes: Bool) throws {
         let children = FakeChildren(streamingFactor: streamingFactor)
         let report = try Self.withFolder { folder in
-            try EngineBenchmark(sizes: [1000, 2000], repetitions: 5, folder: folder).run(launch: children.launch)
+            try EngineBenchmark(sizes: [1000, 2000], repetitions: 7, folder: folder).run(launch: children.launch)
         }
         #expect(report.targets.gatePasses == passes)
         let streaming = try #require(report.targets.first { $0.name.hasPrefix("streaming transform") })
         #expect(streaming.verdict == (passes ? .met : .missed))
         #expect(streaming.measured == BenchmarkFormat.ratio(streamingFactor))
         #expect(report.targets.first { $0.name.hasPrefix("in-memory peak heap, 2 equal") }?.measured == "0.50×")
-        // Two sizes × 5 repetitions × 6 steps, two sources and the even store, 5 × 2 passes.
-        #expect(children.steps.count == 2 * 5 * 6 + 3 + 5 * 2)
+        // Two sizes × 7 repetitions × 6 steps, two sources and the even store, 7 × 2 passes.
+        #expect(children.steps.count == 2 * 7 * 6 + 3 + 7 * 2)
         #expect(report.table().contains("streaming transform against its floor at 2,000"))
     }
 
@@ -186,7 +198,7 @@ struct BenchmarkTests {
         let children = FakeChildren(streamingFactor: 1)
         let report = try Self.withFolder { folder in
             try GeneratorBenchmark(
-                model: "m.yaml", dataset: "d.yaml", version: "V1", sizes: [1000, 4000], repetitions: 5, folder: folder
+                model: "m.yaml", dataset: "d.yaml", version: "V1", sizes: [1000, 4000], repetitions: 7, folder: folder
             ).run(launch: children.launch)
         }
         #expect(report.results.map(\.objects) == [1000, 4000])

@@ -21,8 +21,8 @@ struct EngineBenchmarkCommand: ParsableCommand {
             and its peak heap ≤ 200 MiB; streaming peak heap ≤ 64 MiB and ≤ 1.25× its value at the smallest \
             size; two in-memory passes ≤ (1/2 + 0.15) × the single pass's peak heap; verifying ≤ 0.6× the \
             streaming step. --gate gates on all of them by the verdict rules of their metrics: a time target is \
-            missed when the Mann–Whitney test of the step's times against the limit × the reference's puts the \
-            whole 98 % interval of the change above 0 (not judged below 5 repetitions), a heap target when its \
+            missed when the Wilcoxon signed-rank test of each repetition's ratio to its reference over the limit \
+            puts the whole 98 % interval of the change above 0 (not judged below 7 repetitions), a heap target when its \
             median is past the limit. --scale instead measures the streaming step at 100,000, 1,000,000 and \
             10,000,000 objects and prints the fitted exponent of time against size.
             """)

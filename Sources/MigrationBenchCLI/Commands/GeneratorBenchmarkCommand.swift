@@ -15,9 +15,9 @@ struct GeneratorBenchmarkCommand: ParsableCommand {
             are reported; the ratio shown is the median of each run over the floor run right after it. Targets: \
             at least 500,000 objects/s and at most 1.5× the floor at the largest size; peak heap at the largest \
             size at most 1.5× the peak at the smallest. --gate gates on the two measured against the floor and \
-            the smaller store, by the verdict rules of their metrics (the time by the Mann–Whitney test of the \
-            generation's times against 1.5 × the floor's, missed when the whole 98 % interval of the change is \
-            above 0, not judged below 5 repetitions; the heap by its median); objects/s depends on the machine \
+            the smaller store, by the verdict rules of their metrics (the time by the Wilcoxon signed-rank test of \
+            each generation's ratio to its floor over 1.5, missed when the whole 98 % interval of the change is \
+            above 0, not judged below 7 repetitions; the heap by its median); objects/s depends on the machine \
             and is reported only.
             """)
 

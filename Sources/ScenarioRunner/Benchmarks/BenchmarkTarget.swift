@@ -5,10 +5,12 @@ public import ReportModel
 /// (``MetricDefinition/noise``), as the baseline comparison judges a metric, with the limit × a figure measured
 /// in the same run (the floor, a smaller store) in place of the baseline:
 ///
-/// - a **timing** (``MetricDefinition/floorRatio``) by the Mann–Whitney test (``RankTest``) of the step's times
-///   against the reference's times × the limit: missed when the whole interval of the change, at one-sided
-///   level ``BaselineThresholds/alpha``, lies above 0; not judged with too few repetitions (fewer than 5 a
-///   side at 1 %); the limit itself is the smallest effect, so no further minimum applies;
+/// - a **timing** (``MetricDefinition/floorRatio``) by the Wilcoxon signed-rank test (``SignedRankTest``) of
+///   each repetition's ratio of the step to its reference (run right before or after it) over the limit, or,
+///   when they do not pair up, the Mann–Whitney test (``RankTest``) of the times against the reference's × the
+///   limit: missed when the whole interval of the change, at one-sided level ``BaselineThresholds/alpha``, lies
+///   above 0; not judged with too few repetitions (7 paired at 1 %); the limit itself is the smallest effect,
+///   so no further minimum applies;
 /// - a **memory** figure (``MetricDefinition/heapPeakBytes``) by its median against the limit: a high-water
 ///   mark barely moves between runs;
 /// - a figure of the machine (objects per second) is shown and never gated.
@@ -61,8 +63,8 @@ public struct BenchmarkTarget: Sendable, Hashable, Codable {
             name: name, metric: MetricDefinition.floorRatio.key, limit: String(format: "≤ %.2f×", limit),
             measured: "not measured", verdict: .unavailable, gated: true,
             rule:
-                "timing: Mann–Whitney of the times against \(BenchmarkFormat.ratio(limit)) the reference's, missed when "
-                + "the \(BenchmarkFormat.percent(1 - 2 * alpha)) interval of the change lies above 0")
+                "timing: Wilcoxon signed-rank of each repetition's ratio against \(BenchmarkFormat.ratio(limit)), "
+                + "missed when the \(BenchmarkFormat.percent(1 - 2 * alpha)) interval of the change lies above 0")
         guard let times, let reference else { return target }
         if let counted = times.instructions, let base = reference.instructions {
             target.instructionRatio = counted.median / base.median
@@ -77,14 +79,22 @@ public struct BenchmarkTarget: Sendable, Hashable, Codable {
             target.rule = "timing: not judged, timed under valgrind (--instructions)"
             return target
         }
-        guard
-            let test = RankTest(
-                baseline: reference.seconds.samples.map { $0 * limit }, current: times.seconds.samples, alpha: alpha)
-        else {
+        let test: (change: Double, interval: (lower: Double, upper: Double))?
+        if let ratio {
+            // Paired: each repetition's step against the reference of the same repetition.
+            test = SignedRankTest(ratios: ratio.samples.map { $0 / limit }, alpha: alpha).map {
+                ($0.change, $0.interval)
+            }
+        } else {
+            test = RankTest(
+                baseline: reference.seconds.samples.map { $0 * limit }, current: times.seconds.samples, alpha: alpha
+            ).map { ($0.change, $0.interval) }
+        }
+        guard let test else {
             target.verdict = .notJudged
             target.rule =
-                "timing: not judged, \(reference.seconds.samples.count) and \(times.seconds.samples.count) repetitions "
-                + "are too few for the Mann–Whitney test at one-sided level \(BenchmarkFormat.percent(alpha))"
+                "timing: not judged, \(times.seconds.samples.count) repetitions are too few for the signed-rank test "
+                + "at one-sided level \(BenchmarkFormat.percent(alpha)) (7 at 1 %)"
             return target
         }
         target.interval = [test.interval.lower, test.interval.upper]
