@@ -28,11 +28,15 @@ struct CallgrindLauncher {
 
     /// The command line that runs `arguments` of this executable under callgrind, its profile parts written
     /// to `outFile`, `outFile.1`, `outFile.2`, …
+    ///
+    /// The child hashes deterministically (`SWIFT_DETERMINISTIC_HASHING`): a random seed per process makes the
+    /// same sets and dictionaries grow and iterate differently from run to run, one source of count noise.
     func commandLine(_ arguments: [String], outFile: String) -> (executable: String, arguments: [String]) {
         (
             "/usr/bin/env",
             [
-                "valgrind", "--tool=callgrind", "--callgrind-out-file=\(outFile)", "--dump-instr=no", "--dump-line=no",
+                "SWIFT_DETERMINISTIC_HASHING=1", "valgrind", "--tool=callgrind", "--callgrind-out-file=\(outFile)",
+                "--dump-instr=no", "--dump-line=no",
                 "--separate-threads=yes",
                 "--quiet", executable,
             ] + arguments
