@@ -43,7 +43,7 @@ struct MigrationBench: ParsableCommand {
         } catch {
             guard exitCode(for: error) == .validationFailure else { exit(withError: error) }
             printError("error: \(oneLine("\(message(for: error)) (see --help)"))")
-            exit(withError: ExitCode(1))
+            exit(withError: ExitCode.inputError)
         }
     }
 

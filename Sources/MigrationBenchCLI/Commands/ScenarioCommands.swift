@@ -100,7 +100,7 @@ struct CompareCommand: ParsableCommand {
             }
             print(regressed ? "REGRESSED: \(comparison.regressions.count) figure(s)" : "no regression")
         }
-        if regressed { throw ExitCode(3) }
+        if regressed { throw ExitCode.regression }
     }
 
     private static func format(_ value: Double) -> String {

@@ -40,7 +40,7 @@ struct VerifyCommand: ParsableCommand {
         var result: VerificationResult?
         // Both stores are only read: reading one in WAL mode would otherwise leave an empty -wal and -shm.
         try WriteAheadLog.leavingNoSidecars(of: [source, destination]) { try verify(into: &result) }
-        if result?.passed == false { throw ExitCode(2) }
+        if result?.passed == false { throw ExitCode.integrityFailure }
     }
 
     private func verify(into result: inout VerificationResult?) throws {
@@ -55,13 +55,13 @@ struct VerifyCommand: ParsableCommand {
                 // source store's integrity (exit 2), not bad input.
                 if let problem = WriteAheadLog.foreignLogProblem(storeAt: source) {
                     printError("error: \(oneLine("\(source): \(problem)"))")
-                    throw ExitCode(2)
+                    throw ExitCode.integrityFailure
                 }
                 guard WriteAheadLog.holdsFrames(storeAt: source) else { throw error }
                 printError(
                     "error: \(oneLine("\(source): cannot be read once its -wal is applied (the -wal may come from another database): \(error)"))"
                 )
-                throw ExitCode(2)
+                throw ExitCode.integrityFailure
             }
             guard
                 let sourceVersion = history.version(

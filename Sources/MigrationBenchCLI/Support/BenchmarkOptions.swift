@@ -86,6 +86,6 @@ struct BenchmarkOptions: ParsableArguments {
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             try encoder.encode(report).write(to: URL(fileURLWithPath: jsonOutput))
         }
-        if gate && !targets.gatePasses { throw ExitCode(3) }
+        if gate && !targets.gatePasses { throw ExitCode.regression }
     }
 }

@@ -18,7 +18,7 @@ func reportingInputErrors(_ body: () throws -> Void) throws {
         throw exit
     } catch {
         printError("error: \(oneLine("\(error)"))")
-        throw ExitCode(1)
+        throw ExitCode.inputError
     }
 }
 
