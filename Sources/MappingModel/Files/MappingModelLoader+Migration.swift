@@ -94,7 +94,8 @@ extension MappingModelLoader {
     /// The `.xcmappingmodel` folders and `.cdm` files under the folder holding the bundle at `modelPath`,
     /// `.xcmappingmodel` first, each list in path order.
     static func xcodeMappingFiles(near modelPath: String) -> [String] {
-        xcodeFiles(near: modelPath, suffixes: [".xcmappingmodel"]) + xcodeFiles(near: modelPath, suffixes: [".cdm"])
+        let files = xcodeFiles(near: modelPath, suffixes: [".xcmappingmodel", ".cdm"])
+        return files.filter { $0.hasSuffix(".xcmappingmodel") } + files.filter { $0.hasSuffix(".cdm") }
     }
 
     /// The files and bundles whose names end in one of `suffixes` in the folder that holds `modelPath` and below,
@@ -135,8 +136,9 @@ extension MappingModelLoader {
         if !mapped.isEmpty, shared * 2 < mapped.count {
             return "\(shared) of the \(mapped.count) entities it maps are in \(history.source ?? "the model")"
         }
-        for (path, other) in others.histories() where !model.versionMatch(in: other).isStale {
+        for (path, other) in others.histories() {
             let match = model.versionMatch(in: other)
+            guard !match.isStale else { continue }
             return "its entity hashes match \(path) ('\(match.source.version ?? "")' to "
                 + "'\(match.destination.version ?? "")'), another model in the folder"
         }
