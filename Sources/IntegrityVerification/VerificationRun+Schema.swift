@@ -11,7 +11,7 @@ extension VerificationRun {
                 let message = row.first?.string ?? ""
                 if message != "ok" { collector.add(.integrityCheck, entity: nil, primaryKey: nil, message) }
             }
-        } catch let error where error.codeName.hasPrefix("SQLITE_CORRUPT") || error.codeName == "SQLITE_NOTADB" {
+        } catch let error where ResultCode.corrupt ~= error.code || ResultCode.notADatabase ~= error.code {
             collector.add(.integrityCheck, entity: nil, primaryKey: nil, "the check stopped: \(error.message)")
         } catch {
             collector.failed(.integrityCheck, entity: nil, error)

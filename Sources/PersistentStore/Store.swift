@@ -253,10 +253,10 @@ public final class Store {
         do {
             row = try connection.rows("SELECT Z_UUID, Z_PLIST FROM Z_METADATA ORDER BY Z_VERSION LIMIT 1").first ?? []
         } catch {
-            switch error.primaryCode {
-            case 26:  // SQLITE_NOTADB
+            switch error.code {
+            case .notADatabase:
                 throw StoreError(.notAStore, "not an SQLite database", path: path, underlying: error)
-            case 1:  // SQLITE_ERROR: no such table
+            case .error:  // no such table
                 throw StoreError(
                     .notAStore, "no Z_METADATA table: not a Core Data store", path: path, underlying: error)
             default:

@@ -48,7 +48,7 @@ public struct StoreError: Error, Sendable, CustomStringConvertible {
         if let entity { parts.append("entity '\(entity)'") }
         let detail = underlying.map { code == .sqlite ? $0.description : "\(message) (\($0.description))" } ?? message
         // SQLite reports a full disk this way when the first thing that needs room is the `-shm` file.
-        let hint = underlying?.codeName == "SQLITE_IOERR_SHMSIZE" ? " (the disk is probably full)" : ""
+        let hint = underlying?.code == .ioErrorShmSize ? " (the disk is probably full)" : ""
         return (parts + [detail + hint]).joined(separator: ": ")
     }
 }

@@ -79,7 +79,7 @@ public final class Connection {
             // with the database connection handle should be released by passing it to sqlite3_close() when it
             // is no longer required." The message is read first: closing frees it.
             sqlite3_close_v2(database)
-            throw SQLiteError(code: resultCode, message: message, sql: nil, path: path)
+            throw SQLiteError(code: ResultCode(rawValue: resultCode), message: message, sql: nil, path: path)
         }
         self.handle = database
         self.path = path
@@ -253,7 +253,7 @@ public final class Connection {
             } else {
                 String(cString: sqlite3_errstr(resultCode))
             }
-        return SQLiteError(code: resultCode, message: message, sql: sql, path: path)
+        return SQLiteError(code: ResultCode(rawValue: resultCode), message: message, sql: sql, path: path)
     }
 
     /// Prepares exactly one statement; trailing SQL other than whitespace and comments is an error.

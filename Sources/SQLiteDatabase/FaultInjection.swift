@@ -64,7 +64,10 @@ package enum FaultInjection {
 
     /// The result code a failing operation returns.
     static var failureCode: (write: Int32, other: Int32) {
-        state.withLock { $0.failure == .fullDisk ? (SQLITE_FULL, SQLITE_FULL) : (778, 1034) }  // IOERR_WRITE, _FSYNC
+        state.withLock {
+            $0.failure == .fullDisk
+                ? (SQLITE_FULL, SQLITE_FULL) : (ResultCode.ioErrorWrite.rawValue, ResultCode.ioErrorFsync.rawValue)
+        }
     }
 
     /// For the file operations of a migration outside SQLite: throws, like the operation would, when the

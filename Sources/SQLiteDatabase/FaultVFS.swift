@@ -69,7 +69,8 @@ enum FaultVFS {
         }
         methods.xTruncate = { file, size in
             if fails(file, "truncate", write: true) {
-                return FaultInjection.failureCode.other == SQLITE_FULL ? SQLITE_FULL : 1546
+                return FaultInjection.failureCode.other == SQLITE_FULL
+                    ? SQLITE_FULL : ResultCode.ioErrorTruncate.rawValue
             }
             return realMethods(file).xTruncate(real(file!), size)
         }

@@ -10,8 +10,9 @@ import CSQLite
 ///     — database: /tmp/x.sqlite
 /// ```
 public struct SQLiteError: Error, Sendable, CustomStringConvertible {
-    /// The extended result code (for example 2067, `SQLITE_CONSTRAINT_UNIQUE`).
-    public let code: Int32
+    /// The extended result code (for example 2067, `SQLITE_CONSTRAINT_UNIQUE`); match it against a primary code
+    /// (`case .constraint`) to take in all its extended codes.
+    public let code: ResultCode
     /// SQLite's own message (`sqlite3_errmsg`), or this wrapper's text for failures it detects itself.
     public let message: String
     /// The SQL statement involved, when there was one.
@@ -20,7 +21,7 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
     public let path: String?
 
     /// Creates an error from its parts.
-    public init(code: Int32, message: String, sql: String? = nil, path: String? = nil) {
+    public init(code: ResultCode, message: String, sql: String? = nil, path: String? = nil) {
         self.code = code
         self.message = message
         self.sql = sql
@@ -28,31 +29,24 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
     }
 
     /// The primary result code: the low byte of the extended code (for example 19, `SQLITE_CONSTRAINT`).
-    public var primaryCode: Int32 { code & 0xff }
+    public var primaryCode: ResultCode { code.primary }
 
     /// Whether the operation stopped because `sqlite3_interrupt` was called (`SQLITE_INTERRUPT`).
-    public var isInterrupt: Bool { primaryCode == SQLITE_INTERRUPT }
+    public var isInterrupt: Bool { ResultCode.interrupt ~= code }
 
     /// Whether another connection, perhaps in another process, holds a lock the operation needs (`SQLITE_BUSY`).
-    public var isBusy: Bool { primaryCode == SQLITE_BUSY }
+    public var isBusy: Bool { ResultCode.busy ~= code }
 
     /// Whether a constraint failed (`SQLITE_CONSTRAINT`): a `UNIQUE`, `NOT NULL`, `CHECK` or key constraint.
-    public var isConstraintViolation: Bool { primaryCode == SQLITE_CONSTRAINT }
-
-    /// The symbolic name of the code, such as `SQLITE_CONSTRAINT_UNIQUE`.
-    ///
-    /// Extended codes this wrapper does not name fall back to the primary name.
-    public var codeName: String {
-        Self.name(of: code) ?? Self.name(of: primaryCode) ?? "unknown result code"
-    }
+    public var isConstraintViolation: Bool { ResultCode.constraint ~= code }
 
     /// A one-line account: codes, message, statement and file.
     public var description: String {
-        var text = "SQLite error \(primaryCode) ("
-        if code == primaryCode {
-            text += codeName
+        var text = "SQLite error \(primaryCode.rawValue) ("
+        if code.isPrimary {
+            text += code.name
         } else {
-            text += "\(codeName), \(code)"
+            text += "\(code.name), \(code.rawValue)"
         }
         text += "): \(message)"
         if let sql {
@@ -68,6 +62,6 @@ public struct SQLiteError: Error, Sendable, CustomStringConvertible {
 extension SQLiteError {
     /// An error this wrapper raises itself (`SQLITE_MISUSE`), such as an invalid pragma name.
     static func misuse(_ message: String, sql: String?, path: String?) -> SQLiteError {
-        SQLiteError(code: SQLITE_MISUSE, message: message, sql: sql, path: path)
+        SQLiteError(code: .misuse, message: message, sql: sql, path: path)
     }
 }

@@ -68,9 +68,35 @@ import Testing
             SQLiteError(code: 1299, message: "NOT NULL constraint failed: T.x"),
             "SQLite error 19 (SQLITE_CONSTRAINT_NOTNULL, 1299): NOT NULL constraint failed: T.x"
         ),
-        (SQLiteError(code: 19 | (99 << 8), message: "m"), "SQLite error 19 (SQLITE_CONSTRAINT, 25363): m"),
+        (
+            SQLiteError(code: ResultCode(rawValue: 19 | (99 << 8)), message: "m"),
+            "SQLite error 19 (SQLITE_CONSTRAINT, 25363): m"
+        ),
     ])
     func descriptionNamesTheCodes(error: SQLiteError, expected: String) {
         #expect(error.description == expected)
+    }
+
+    /// A primary code matches its extended codes; an extended code matches only itself.
+    @Test func primaryCodesMatchTheirExtendedCodes() throws {
+        let connection = try Connection(path: ":memory:")
+        try connection.execute("CREATE TABLE T(x UNIQUE NOT NULL); INSERT INTO T VALUES (1);")
+        let unique = try #require(throws: SQLiteError.self) { try connection.execute("INSERT INTO T VALUES (1)") }
+        let notNull = try #require(throws: SQLiteError.self) { try connection.execute("INSERT INTO T VALUES (NULL)") }
+        #expect(unique.code == .constraintUnique && notNull.code == .constraintNotNull)
+        #expect(unique.code.name == "SQLITE_CONSTRAINT_UNIQUE" && unique.primaryCode.name == "SQLITE_CONSTRAINT")
+        func kind(_ code: ResultCode) -> String {
+            switch code {
+            case .constraintUnique: "unique"
+            case .constraint: "other constraint"
+            case .busy: "busy"
+            default: "other"
+            }
+        }
+        #expect([unique, notNull].map { kind($0.code) } == ["unique", "other constraint"])
+        #expect(!(ResultCode.constraintUnique ~= notNull.code))
+        #expect(ResultCode.constraint ~= unique.code && !(ResultCode.busy ~= unique.code))
+        #expect(unique.isConstraintViolation && !unique.isBusy)
+        #expect(ResultCode(rawValue: 19 | (99 << 8)).name == "SQLITE_CONSTRAINT")
     }
 }

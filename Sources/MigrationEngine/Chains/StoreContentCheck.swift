@@ -25,7 +25,7 @@ enum StoreContentCheck {
         } catch  where StoreFiles.isBusy(error) {
             throw StoreFiles.busy(path, "check it")
         } catch {
-            result = error.codeName
+            result = error.code.name
         }
         guard result == "ok" else {
             throw refusal(

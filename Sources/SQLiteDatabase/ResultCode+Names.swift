@@ -1,4 +1,4 @@
-extension SQLiteError {
+extension ResultCode {
     /// The symbolic name of a primary or common extended result code, as in `sqlite3.h`.
     ///
     /// Values are from https://sqlite.org/rescode.html; an extended code is `primary | (n << 8)`.
