@@ -33,10 +33,7 @@ struct FloorSQLCommand: ParsableCommand {
                 throw InputError("\(sql): cannot read the script: \(error.localizedDescription)")
             }
             let connection = try Connection(path: store, mode: .readWriteCreate)
-            if let attach {
-                try connection.execute(
-                    "ATTACH DATABASE '\(attach.replacingOccurrences(of: "'", with: "''"))' AS source")
-            }
+            if let attach { try connection.attach(readOnly: attach, as: "source") }
             let counter = InstructionCounter()
             counter.beginPhase()
             let start = ContinuousClock.now
