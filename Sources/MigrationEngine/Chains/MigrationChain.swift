@@ -29,20 +29,17 @@ public struct MigrationChain: Sendable, Hashable {
         var successors: [String: String] = [:]
         var versions: [String] = []
         for path in paths {
-            guard !path.isEmpty else { throw MigrationError(.chain, "a migration chain's path names no version") }
+            guard !path.isEmpty else { throw .emptyChainPath }
             var seen: Set<String> = []
             for version in path {
                 guard seen.insert(version).inserted else {
-                    throw MigrationError(
-                        .chain, "version '\(version)' appears twice in the chain \(path.joined(separator: " → "))")
+                    throw .chainRepeats(version, path: path)
                 }
                 if !versions.contains(version) { versions.append(version) }
             }
             for (from, to) in zip(path, path.dropFirst()) {
                 if let existing = successors[from], existing != to {
-                    throw MigrationError(
-                        .chain,
-                        "version '\(from)' has two successors, '\(existing)' and '\(to)': the chain is ambiguous")
+                    throw .chainIsAmbiguous(from, successors: existing, to)
                 }
                 successors[from] = to
             }
@@ -53,7 +50,7 @@ public struct MigrationChain: Sendable, Hashable {
             while let next = successors[current] {
                 walked.append(next)
                 if next == start {
-                    throw MigrationError(.chain, "the chain loops: \(walked.joined(separator: " → "))")
+                    throw .chainLoops(walked)
                 }
                 current = next
                 if walked.count > versions.count { break }
@@ -82,24 +79,51 @@ public struct MigrationChain: Sendable, Hashable {
     ///   comes before `source` (a backwards step), or when no path leads from one to the other.
     public func path(from source: String, to destination: String) throws(MigrationError) -> [String] {
         for version in [source, destination] where !contains(version) {
-            throw MigrationError(
-                .chain, "version '\(version)' is not in the migration chain (\(versions.joined(separator: ", ")))")
+            throw .notInChain(version, versions: versions)
         }
         var path = [source]
         var current = source
         while current != destination {
             guard let next = successors[current] else {
                 if leads(from: destination, to: source) {
-                    throw MigrationError(
-                        .chain,
-                        "'\(destination)' comes before '\(source)' in the chain: migrations never go backwards")
+                    throw .backwardStep(from: source, to: destination)
                 }
-                throw MigrationError(
-                    .chain, "no path in the migration chain leads from '\(source)' to '\(destination)'")
+                throw .noPath(from: source, to: destination)
             }
             path.append(next)
             current = next
         }
         return path
+    }
+}
+
+extension MigrationError {
+    static let emptyChainPath = MigrationError(.chain, "a migration chain's path names no version")
+
+    static func chainRepeats(_ version: String, path: [String]) -> MigrationError {
+        MigrationError(.chain, "version '\(version)' appears twice in the chain \(path.joined(separator: " → "))")
+    }
+
+    static func chainIsAmbiguous(_ version: String, successors first: String, _ second: String) -> MigrationError {
+        MigrationError(
+            .chain, "version '\(version)' has two successors, '\(first)' and '\(second)': the chain is ambiguous")
+    }
+
+    static func chainLoops(_ walked: [String]) -> MigrationError {
+        MigrationError(.chain, "the chain loops: \(walked.joined(separator: " → "))")
+    }
+
+    static func notInChain(_ version: String, versions: [String]) -> MigrationError {
+        MigrationError(
+            .chain, "version '\(version)' is not in the migration chain (\(versions.joined(separator: ", ")))")
+    }
+
+    static func backwardStep(from source: String, to destination: String) -> MigrationError {
+        MigrationError(
+            .chain, "'\(destination)' comes before '\(source)' in the chain: migrations never go backwards")
+    }
+
+    static func noPath(from source: String, to destination: String) -> MigrationError {
+        MigrationError(.chain, "no path in the migration chain leads from '\(source)' to '\(destination)'")
     }
 }

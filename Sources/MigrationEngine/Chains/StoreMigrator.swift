@@ -434,7 +434,7 @@ public struct StoreMigrator: Sendable {
     }
 
     private func checkCancellation(_ shouldCancel: () -> Bool) throws(MigrationError) {
-        if shouldCancel() { throw MigrationError(.cancelled, "the migration was cancelled") }
+        if shouldCancel() { throw MigrationError.cancelled }
     }
 
     private func run(

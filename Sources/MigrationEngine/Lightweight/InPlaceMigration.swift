@@ -74,7 +74,7 @@ public struct InPlaceMigration: Sendable {
                     done += copied
                     if copy.isJoin { joinRows += copied }
                     progress?(min(done, total), total)
-                    if shouldCancel() { throw MigrationError(.cancelled, "the migration was cancelled") }
+                    if shouldCancel() { throw MigrationError.cancelled }
                 }
             }
             for statement in alterations.values.flatMap({ $0 }) { try connection.execute(statement) }

@@ -31,7 +31,7 @@ final class ProgressCounter {
     func advance() throws {
         completed += 1
         if completed & 0xfff == 0 {
-            if shouldCancel() { throw MigrationError(.cancelled, "the migration was cancelled") }
+            if shouldCancel() { throw MigrationError.cancelled }
             send()
         }
     }
@@ -39,7 +39,7 @@ final class ProgressCounter {
     /// `count` units done at once; checks for cancellation.
     func advance(by count: Int) throws {
         completed += count
-        if shouldCancel() { throw MigrationError(.cancelled, "the migration was cancelled") }
+        if shouldCancel() { throw MigrationError.cancelled }
         send()
     }
 
