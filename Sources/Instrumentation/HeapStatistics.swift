@@ -16,6 +16,8 @@ public protocol HeapStatistics: Sendable {
     func trackCallingThread()
     /// The allocations the tracked thread has made so far: how many, and their bytes; nil when unavailable.
     func threadAllocations() -> (count: Int, bytes: Int)?
+    /// The calling thread's bytes allocated minus its bytes freed, since it started; nil when unavailable.
+    func threadNetBytes() -> Int?
     /// How allocations are counted, for the report (a baseline counted otherwise is not comparable), or why
     /// they are not.
     var allocationMethod: Result<String, CountUnavailable> { get }
@@ -37,6 +39,8 @@ extension HeapStatistics {
     public func trackCallingThread() {}
     /// Always nil: unavailable.
     public func threadAllocations() -> (count: Int, bytes: Int)? { nil }
+    /// Always nil: unavailable.
+    public func threadNetBytes() -> Int? { nil }
     /// Unavailable, with the allocator's description as the reason.
     public var allocationMethod: Result<String, CountUnavailable> {
         .failure(CountUnavailable(allocatorDescription))

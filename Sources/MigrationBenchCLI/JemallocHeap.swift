@@ -13,6 +13,7 @@ struct JemallocHeap: HeapStatistics {
     private let peakReadMIB: [Int]
     private let peakResetMIB: [Int]
     private let threadAllocatedMIB: [Int]
+    private let threadDeallocatedMIB: [Int]
     /// The arena the tracked thread allocates from, made for it alone (`arenas.create`): jemalloc never
     /// assigns a made arena to another thread, so its request counts are that thread's allocations.
     private let trackedArena: UInt32?
@@ -40,12 +41,13 @@ struct JemallocHeap: HeapStatistics {
         }
         guard let allocated = mib("stats.allocated"), let epoch = mib("epoch"), let flush = mib("thread.tcache.flush"),
             let peakRead = mib("thread.peak.read"), let peakReset = mib("thread.peak.reset"),
-            let threadAllocated = mib("thread.allocated")
+            let threadAllocated = mib("thread.allocated"), let threadDeallocated = mib("thread.deallocated")
         else { return nil }
         var arena: UInt32 = 0
         var arenaSize = MemoryLayout<UInt32>.size
         self.trackedArena = mallctl("arenas.create", &arena, &arenaSize, nil, 0) == 0 ? arena : nil
         self.threadAllocatedMIB = threadAllocated
+        self.threadDeallocatedMIB = threadDeallocated
         self.allocatorDescription = "jemalloc \(version)"
         self.allocatedMIB = allocated
         self.epochMIB = epoch
@@ -100,6 +102,19 @@ struct JemallocHeap: HeapStatistics {
             count += requests
         }
         return (Int(count), Int(bytes))
+    }
+
+    func threadNetBytes() -> Int? {
+        // thread.allocated and thread.deallocated are kept per thread as it goes: no flush or epoch needed.
+        var allocated: UInt64 = 0
+        var deallocated: UInt64 = 0
+        var size = MemoryLayout<UInt64>.size
+        var mib = threadAllocatedMIB
+        guard mallctlbymib(&mib, mib.count, &allocated, &size, nil, 0) == 0 else { return nil }
+        mib = threadDeallocatedMIB
+        size = MemoryLayout<UInt64>.size
+        guard mallctlbymib(&mib, mib.count, &deallocated, &size, nil, 0) == 0 else { return nil }
+        return Int(allocated) - Int(deallocated)
     }
 
     var allocationMethod: Result<String, CountUnavailable> {

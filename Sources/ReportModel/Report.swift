@@ -4,8 +4,11 @@
 /// rather than guess. Every figure is a plain value, so the report can be compared, rendered and stored
 /// without the code that produced it.
 public struct Report: Sendable, Hashable, Codable {
-    /// The schema version that this module writes and reads.
-    public static let currentSchemaVersion = 1
+    /// The schema version that this module writes. Version 2 added each cell's ``Cell/breakdown``.
+    public static let currentSchemaVersion = 2
+    /// The schema versions this module reads: version 1 is version 2 without the fields it added, which are
+    /// optional.
+    public static let readableSchemaVersions = 1...currentSchemaVersion
 
     /// The schema version of this report; ``currentSchemaVersion`` for a report made by this module.
     public var schemaVersion: Int

@@ -52,7 +52,7 @@ enum CellAggregation {
                 ? "the verifier found \(verification.violationCount) violation(s)"
                 : "the scenario expects violations (data Core Data would lose), and the verifier found none"
         let slowest = samples.max { $0.total.wallSeconds < $1.total.wallSeconds } ?? first
-        return Cell(
+        var cell = Cell(
             id: spec.id, scenario: spec.scenario, size: spec.size, mode: mode, repetitions: samples.count,
             status: status, failure: integrityNote, objects: first.objects, edges: first.edges, phases: phases,
             total: total, floor: floor, verification: verification, budgets: budgets,
@@ -64,6 +64,8 @@ enum CellAggregation {
             unavailable: samples.reduce(into: [:]) { $0.merge($1.unavailable) { first, _ in first } },
             countingMethods: first.countingMethods,
             countThresholds: scenario.countThresholds.isEmpty ? nil : scenario.countThresholds)
+        cell.breakdown = breakdown(samples, phases: phases)
+        return cell
     }
 
     private static func result(_ budget: Budget, total: Phase, floor: Floor) -> BudgetResult {

@@ -22,6 +22,9 @@ public struct CellSpec: Sendable, Hashable, Codable {
     /// Whether the cell runs under valgrind to count instructions (not part of ``id``: the counts of a cell
     /// compare with its baseline's whichever way they were taken, when the methods agree).
     public var countInstructions = false
+    /// Whether the engine's profiler breaks each step down per entity mapping and stage (see ``Cell/breakdown``;
+    /// on unless `--no-breakdown`; not part of ``id``).
+    public var breakdown = true
 
     /// Creates a cell.
     public init(scenarioFile: String, scenario: String, size: Int, mode: CellMode) {
@@ -57,6 +60,10 @@ public struct CellSample: Sendable, Hashable, Codable {
     public var unavailable: [String: String]
     /// How each measured count was taken, keyed by metric.
     public var countingMethods: [String: String]
+    /// What the engine's profiler measured of every step, when the cell breaks steps down.
+    public var profile: MigrationProfile?
+    /// Each step's wall time, measured around the whole step.
+    public var stepSeconds: [Double] = []
 
     /// Fills in the instructions of every phase from callgrind's profile parts (see ``CallgrindParts``), or
     /// records why they are missing.
@@ -139,6 +146,10 @@ public struct CellExecution {
         let (objects, edges) = try makeSource(at: source, setup: setup, meter: meter)
 
         var migrator = try setup.migrator()
+        let profiler = spec.breakdown ? MigrationProfiler(heap: heap, peaks: meter.heapPeaks) : nil
+        migrator.profiler = profiler
+        var profile = MigrationProfile()
+        var stepSeconds: [Double] = []
         migrator.options.storage = spec.mode.storage
         migrator.options.crossPassRelationships = scenario.crossPass
         migrator.passes = spec.mode.passes
@@ -154,9 +165,28 @@ public struct CellExecution {
             let next = "\(folder)/step-\(index + 1).sqlite"
             try FileManager.default.copyItem(atPath: current, toPath: next)
             sampler.resume()
-            let parts = try migrate(step, at: next, with: migrator, meter: meter, objects: objects)
+            profiler?.reset()
+            let clock = ContinuousClock.now
+            var parts = try migrate(step, at: next, with: migrator, meter: meter)
+            stepSeconds.append((ContinuousClock.now - clock).seconds)
             sampler.pause()
-            let stepPhase = PhaseSample.combining(parts, name: step.name)
+            if let profiler {
+                var stepProfile = profiler.profile
+                for index in stepProfile.segments.indices { stepProfile.segments[index].step = stepSeconds.count }
+                for index in stepProfile.statements.indices { stepProfile.statements[index].step = stepSeconds.count }
+                Self.count(&parts, from: stepProfile.segments)
+                meter.samples.replaceSubrange((meter.samples.count - parts.count)..., with: parts)
+                profile.segments += stepProfile.segments
+                profile.statements += stepProfile.statements
+            }
+            var stepPhase = PhaseSample.combining(parts, name: step.name)
+            if profiler != nil {
+                // The objects and edges the step made; without the profile, the store's objects, as before.
+                stepPhase.objects = parts.reduce(0) { $0 + $1.objects }
+                stepPhase.edges = parts.reduce(0) { $0 + $1.edges }
+            } else {
+                stepPhase.objects = objects
+            }
             stepPhases.append(stepPhase)
             meter.samples.append(stepPhase)
 
@@ -175,7 +205,22 @@ public struct CellExecution {
         return CellSample(
             phases: meter.samples, total: total, floorSeconds: floorSeconds, steps: plan.steps.map(\.summary),
             objects: objects, edges: edges, verification: verification, memorySeries: sampler.points,
-            unavailable: meter.unavailable, countingMethods: meter.countingMethods)
+            unavailable: meter.unavailable, countingMethods: meter.countingMethods,
+            profile: profiler == nil ? nil : profile, stepSeconds: stepSeconds)
+    }
+
+    /// Gives each stage's phase of a step the objects and edges the profiler counted in it.
+    static func count(_ parts: inout [PhaseSample], from segments: [ProfileSegment]) {
+        for index in parts.indices {
+            let inPhase = segments.filter { phaseName(of: $0) == parts[index].name }
+            parts[index].objects = inPhase.reduce(0) { $0 + $1.objectsCreated }
+            parts[index].edges = inPhase.reduce(0) { $0 + $1.edgesMade }
+        }
+    }
+
+    /// The name of the phase `segment` falls in: `pass 1 · creating objects`, or `SQL in place`.
+    static func phaseName(of segment: ProfileSegment) -> String {
+        segment.pass.map { "pass \($0) · \(segment.stage)" } ?? segment.stage
     }
 
     /// Generates the source store at the chain's first version, or copies the scenario's store (a user's
@@ -205,7 +250,7 @@ public struct CellExecution {
     /// Migrates a copy through one step, measuring each part: preparation, each pass's stages (or the
     /// lightweight SQL), and the swap.
     private func migrate(
-        _ step: MigrationStepPlan, at path: String, with migrator: StoreMigrator, meter: PhaseMeter, objects: Int
+        _ step: MigrationStepPlan, at path: String, with migrator: StoreMigrator, meter: PhaseMeter
     ) throws -> [PhaseSample] {
         let first = meter.samples.count
         var part = ""
@@ -220,7 +265,7 @@ public struct CellExecution {
                 if let detail = progress.stepProgress {
                     name = "pass \(detail.pass) · \(detail.stage.rawValue)"
                 } else {
-                    name = step.kind == .lightweight ? "SQL in place" : "open"
+                    name = step.kind == .lightweight ? InPlaceMigration.stage : "open"
                 }
             }
             if name != part {
@@ -228,7 +273,7 @@ public struct CellExecution {
                 part = name
             }
         }
-        meter.end(objects: objects)
+        meter.end()
         let parts = Array(meter.samples[first...])
         // Parts with the same name (a stage entered twice) are one phase.
         var merged: [PhaseSample] = []

@@ -75,6 +75,8 @@ public struct PhaseSample: Sendable, Hashable, Codable {
 /// outside them.
 public final class PhaseMeter {
     private let heap: any HeapStatistics
+    /// The thread's heap peaks, shared with measurements made inside a phase (``MigrationProfiler``).
+    public let heapPeaks: NestedHeapPeaks
     private let instructions = InstructionCounter()
     private var parts = 0
     private let clock = ContinuousClock()
@@ -86,6 +88,7 @@ public final class PhaseMeter {
         let instant: ContinuousClock.Instant
         let usage: ResourceUsage
         let heapAllocated: Int?
+        let heapPeak: Int
         let io: (read: Int, written: Int)
         let allocations: (count: Int, bytes: Int)?
         let sqlite: SQLiteWork
@@ -94,6 +97,7 @@ public final class PhaseMeter {
     /// A meter reading `heap`, which tracks the calling thread's allocations from now on.
     public init(heap: any HeapStatistics) {
         self.heap = heap
+        self.heapPeaks = NestedHeapPeaks(heap: heap)
         heap.trackCallingThread()
     }
 
@@ -127,13 +131,13 @@ public final class PhaseMeter {
     /// Ends the phase under way, if any, and starts `name`.
     public func begin(_ name: String, group: String? = nil) {
         if current != nil { end() }
-        heap.resetThreadPeak()
+        let heapPeak = heapPeaks.begin()
         ProcessStatus.resetPeakResident()
         _ = Connection.memoryHighWater(reset: true)
         current = (
             name, group,
             Start(
-                instant: clock.now, usage: .current(), heapAllocated: heap.allocatedBytes(),
+                instant: clock.now, usage: .current(), heapAllocated: heap.allocatedBytes(), heapPeak: heapPeak,
                 io: ProcessStatus.ioBytes() ?? (0, 0), allocations: heap.threadAllocations(),
                 sqlite: SQLiteWork.current())
         )
@@ -151,7 +155,7 @@ public final class PhaseMeter {
         let wall = (clock.now - start.instant).seconds
         let usage = ResourceUsage.current()
         let io = ProcessStatus.ioBytes() ?? (0, 0)
-        let peak = heap.threadPeakBytes().flatMap { growth in start.heapAllocated.map { $0 + growth } }
+        let peak = heapPeaks.end(start.heapPeak).flatMap { growth in start.heapAllocated.map { $0 + growth } }
         var sample = PhaseSample(
             name: name, group: group, wallSeconds: wall,
             userSeconds: usage.userSeconds - start.usage.userSeconds,

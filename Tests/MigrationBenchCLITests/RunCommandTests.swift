@@ -37,9 +37,10 @@ struct RunCommandTests {
             let report = try #require(
                 try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: "\(latest)/report.json")))
                     as? [String: Any])
-            #expect(report["schemaVersion"] as? Int == 1)
+            #expect(report["schemaVersion"] as? Int == 2)
             let cells = try #require(report["cells"] as? [[String: Any]])
             #expect(cells.count == 4)
+            #expect(cells.allSatisfy { $0["breakdown"] != nil })
             #expect(cells.allSatisfy { $0["status"] as? String == "passed" && $0["repetitions"] as? Int == 2 })
             let phases = try #require(cells.first?["phases"] as? [[String: Any]]).compactMap { $0["name"] as? String }
             #expect(phases.first == "generate" && phases.contains("V1 → V2") && phases.contains("verify V1 → V2"))

@@ -14,13 +14,21 @@ struct ReportJSONTests {
         #expect(try ReportJSON.encode(SampleReport.report) == ReportJSON.encode(SampleReport.report))
     }
 
+    /// Version 2 only added optional fields (each cell's breakdown): a version 1 report reads as one without them.
+    @Test func readsASchemaVersion1Report() throws {
+        var report = SampleReport.report
+        report.schemaVersion = 1
+        for index in report.cells.indices { report.cells[index].breakdown = nil }
+        #expect(try ReportJSON.decode(from: ReportJSON.encode(report)) == report)
+    }
+
     @Test func refusesAnUnknownSchemaVersion() throws {
         var report = SampleReport.report
         report.schemaVersion = Report.currentSchemaVersion + 1
         let data = try ReportJSON.encode(report)
         let error = try #require(throws: ReportFileError.self) { try ReportJSON.decode(from: data) }
         #expect(error.code == .unsupportedSchemaVersion)
-        #expect(error.description.contains("schema version 2"))
+        #expect(error.description.contains("schema version \(Report.currentSchemaVersion + 1)"))
     }
 
     @Test(arguments: ["not json", #"{"runID": "x"}"#, #"{"schemaVersion": 1}"#])

@@ -48,6 +48,9 @@ public struct StoreMigrator: Sendable {
     public var onEvent: (@Sendable (SafeReplacementEvent) -> Void)?
     /// Seconds to wait for another migration of the same store to end before giving up (0: give up at once).
     public var lockWait: Double = 0
+    /// Measures where each step's time and memory go when set (see ``MigrationProfiler``); nil by default, and
+    /// then nothing is measured.
+    public var profiler: MigrationProfiler?
     /// Seconds to retry a store another process keeps busy (writing, or reading through the checkpoint)
     /// before giving up with ``MigrationError/Code/inUse``.
     public var busyTimeout: Double = 5
@@ -433,6 +436,12 @@ public struct StoreMigrator: Sendable {
         StoreLock.removeIfHeld(forStoreAt: path)
     }
 
+    /// `body` as a segment of the profile at `place`, or just `body` when the migration is not profiled.
+    private func measured<T>(_ place: MigrationProfiler.Place, _ body: () throws -> T) throws -> T {
+        guard let profiler else { return try body() }
+        return try profiler.measure(place, body)
+    }
+
     private func checkCancellation(_ shouldCancel: () -> Bool) throws(MigrationError) {
         if shouldCancel() { throw MigrationError.cancelled }
     }
@@ -452,30 +461,40 @@ public struct StoreMigrator: Sendable {
                 StageContext(step: step.summary, store: try Store.open(at: working.current, version: source)))
         }
         overall.step(index, fraction: 0)
+        profiler?.enterStep(index + 1)
         let passes: Int
+        // Where the step's own work after the migration falls: the last stage run.
+        var lastStage = MigrationProfiler.Place(pass: nil, stage: InPlaceMigration.stage)
         switch step.kind {
         case .lightweight:
             let lightweight = try MappingInference.plan(from: source, to: destination)
-            _ = try InPlaceMigration(plan: lightweight).run(
+            var inPlace = InPlaceMigration(plan: lightweight)
+            inPlace.profiler = profiler
+            _ = try inPlace.run(
                 storeAt: working.current,
                 progress: { done, total in overall.step(index, fraction: total > 0 ? Double(done) / Double(total) : 1)
                 },
                 shouldCancel: shouldCancel)
             passes = 1
         case .heavyweight:
-            let manager = MigrationManager(
+            var manager = MigrationManager(
                 source: source, destination: destination, policies: policies, options: options)
+            manager.profiler = profiler
             let target = working.next()
             let report = try manager.migrate(
                 storeAt: working.current, to: target, mappingModels: step.mappingModels,
                 progress: { overall.step(index, fraction: $0.fractionCompleted, detail: $0) },
                 shouldCancel: shouldCancel)
-            working.advance(to: target)
             passes = report.passes
+            lastStage = MigrationProfiler.Place(pass: passes, stage: MigrationProgress.Stage.validate.rawValue)
+            lastStage.work = "removing the working store"
+            try measured(lastStage) { working.advance(to: target) }
         }
-        let store = try Store.open(at: working.current, version: destination)
+        lastStage.work = "opening the new store"
+        let store = try measured(lastStage) { try Store.open(at: working.current, version: destination) }
         if let didMigrate = handlers?.didMigrate { try didMigrate(StageContext(step: step.summary, store: store)) }
-        let objects = try store.objectCounts().values.reduce(0, +)
+        lastStage.work = "counting objects"
+        let objects = try measured(lastStage) { try store.objectCounts().values.reduce(0, +) }
         overall.step(index, fraction: 1)
         return StepOutcome(
             step: step.summary, seconds: (ContinuousClock.now - start).seconds, passes: passes, objects: objects)

@@ -15,6 +15,8 @@ import SQLiteDatabase
 public struct InPlaceMigration: Sendable {
     /// The correspondence the step follows.
     public let plan: LightweightPlan
+    /// Measures the step and each of its statements (SQLite's own profile) when set; nil, nothing is measured.
+    public var profiler: MigrationProfiler?
 
     /// Prepares the step that `plan` describes.
     public init(plan: LightweightPlan) {
@@ -41,7 +43,35 @@ public struct InPlaceMigration: Sendable {
     public func run(
         storeAt path: String, progress: ((Int, Int) -> Void)? = nil, shouldCancel: () -> Bool = { false }
     ) throws -> Result {
-        let store = try Store.open(at: path, version: plan.source)
+        guard let profiler else {
+            return try migrate(
+                try Store.open(at: path, version: plan.source), progress: progress, shouldCancel: shouldCancel)
+        }
+        let start = profiler.begin(MigrationProfiler.Work(rows: 0, objects: 0, edges: 0))
+        do {
+            let store = try Store.open(at: path, version: plan.source)
+            let (result, runs) = try store.connection.profilingStatements {
+                try migrate(store, progress: progress, shouldCancel: shouldCancel)
+            }
+            profiler.record(runs)
+            profiler.end(
+                start, at: MigrationProfiler.Place(pass: nil, stage: Self.stage, work: "running the step's SQL"),
+                work: MigrationProfiler.Work(
+                    rows: result.objects + result.joinRows, objects: result.objects, edges: result.joinRows),
+                callbacks: [], hint: nil)
+            return result
+        } catch {
+            profiler.abandon(start)
+            throw error
+        }
+    }
+
+    /// The profile's name for the step's one stage.
+    public static let stage = "SQL in place"
+
+    private func migrate(
+        _ store: Store, progress: ((Int, Int) -> Void)?, shouldCancel: () -> Bool
+    ) throws -> Result {
         let connection = store.connection
         let source = store.layout
         // A reflexive join table keeps the side the store names it from (store-layout.md X1).

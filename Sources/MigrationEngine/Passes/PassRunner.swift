@@ -5,6 +5,8 @@ import SQLiteDatabase
 
 extension MigrationSession {
     /// Runs pass `index`: the three stages, with the policy callbacks in Core Data's order, then the save.
+    /// Profiled, each entity mapping's part of each stage is a segment, and so is each piece of a stage's work
+    /// that belongs to no mapping.
     func runPass(_ index: Int, progress: ProgressCounter) throws {
         let pass = passes[index]
         currentFile = pass.model.file
@@ -13,79 +15,121 @@ extension MigrationSession {
             if options.crossPassRelationships == .coreData { forgetAssociations() } else { associations.beginPass() }
         }
         attachSourceForBulkCreation()
+        var commit: MigrationProfiler.Start?
         try destination.connection.transaction(.immediate) {
             // Stage 1: destination instances, mapping after mapping.
             for plan in pass.mappings {
                 enter(plan)
-                try plan.policy.begin(plan.mapping, in: self)
                 progress.enter(.createInstances, mapping: plan.mapping.name)
-                if plan.mapping.kind != .remove, let bulk = try bulkInstanceCreation(for: plan) {
-                    try rows.writeTransientRows()
-                    try objects.flushBatches()
-                    try bulk.run(progress: progress)
-                    tally.mappingsRunInSQL.insert(plan.mapping.name)
-                } else if plan.mapping.kind != .remove, let sourceEntity = plan.mapping.sourceEntity {
-                    try cursor.forEachObject(of: sourceEntity, progress: progress) { source in
-                        currentDestination = nil
-                        if let filter = plan.filter, !(try filter.isSatisfied(in: self)) { return }
-                        if plan.hasDefaultPolicy, let entity = plan.mapping.destinationEntity {
-                            // What the default policy would do, without handing it the mapping per object.
-                            try createDestinationInstance(for: source, plan: plan, entity: entity)
-                        } else {
-                            try plan.policy.createDestinationInstances(for: source, mapping: plan.mapping, in: self)
-                        }
-                        try rows.writeTransientRows()
-                    }
+                try profiled(pass: index, .createInstances, plan) {
+                    try createInstances(plan, pass: index, progress: progress)
                 }
-                try objects.flushBatches()
-                try plan.policy.endInstanceCreation(plan.mapping, in: self)
-                markStageOneFinished(plan, pass: index)
             }
             // Stage 2: relationships, for every destination instance of every mapping.
             for plan in pass.mappings {
                 enter(plan)
                 progress.enter(.createRelationships, mapping: plan.mapping.name)
-                let doneInStageOne = try runtimes.stageOneForeignKeys(for: plan).count
-                let everythingDone =
-                    plan.policy is DefaultMigrationPolicy
-                    && plan.relationships.filter(\.writesEdges).count == doneInStageOne
-                if everythingDone, let sourceEntity = plan.mapping.sourceEntity {
-                    try progress.skip(cursor.objectCounts[sourceEntity] ?? 0)
-                } else if let sourceEntity = plan.mapping.sourceEntity,
-                    let table = associations.table(named: plan.mapping.name)
-                {
-                    try cursor.forEachObject(of: sourceEntity, progress: progress) { source in
-                        for destination in table.destinations(ofSource: source.primaryKey) {
-                            try plan.policy.createRelationships(for: destination, mapping: plan.mapping, in: self)
-                        }
-                    }
+                try profiled(pass: index, .createRelationships, plan) {
+                    try createRelationships(plan, progress: progress)
                 }
-                try plan.policy.endRelationshipCreation(plan.mapping, in: self)
             }
             if rows.savesAtPassEnd {
                 progress.enter(.save, mapping: nil)
             }
-            try rows.save()
+            try profiled(
+                pass: index, rows.savesAtPassEnd ? .save : .createRelationships, nil, work: "writing rows",
+                hint: rows.savesAtPassEnd ? "in-memory storage: every object of the pass written at its end" : nil
+            ) { try rows.save() }
             // Stage 3: validation, then the end of every mapping.
             progress.enter(.validate, mapping: nil)
             for plan in pass.mappings {
                 enter(plan)
-                try plan.policy.performCustomValidation(plan.mapping, in: self)
+                try profiled(pass: index, .validate, plan) {
+                    try timedCallback("performCustomValidation", of: plan) {
+                        try plan.policy.performCustomValidation(plan.mapping, in: self)
+                    }
+                }
             }
             let isLast = index == passes.count - 1
-            try DestinationValidation(store: destination, entities: destinationEntities(of: pass))
-                .check(relationships: isLast)
+            try profiled(pass: index, .validate, nil, work: "checking the store") {
+                try DestinationValidation(store: destination, entities: destinationEntities(of: pass))
+                    .check(relationships: isLast)
+            }
             for plan in pass.mappings {
                 enter(plan)
-                try plan.policy.end(plan.mapping, in: self)
+                try profiled(pass: index, .validate, plan) {
+                    try timedCallback("end", of: plan) { try plan.policy.end(plan.mapping, in: self) }
+                }
             }
             currentMapping = nil
+            commit = beginSegment()
         }
+        endSegment(commit, pass: index, .validate, work: "committing")
         if rows.savesAtPassEnd {
             // sqlite.org/pragma.html#pragma_shrink_memory: "causes the database connection on which it is invoked
             // to free up as much memory as it can". The pass's pages are written; a later pass must not hold them
             // in the page cache beside its own objects.
-            try destination.connection.execute("PRAGMA shrink_memory")
+            try profiled(pass: index, .validate, nil, work: "freeing the page cache") {
+                try destination.connection.execute("PRAGMA shrink_memory")
+            }
+        }
+    }
+
+    /// Stage 1 of `plan`: its destination instances, made in SQL where they can be, else object by object.
+    private func createInstances(_ plan: CompiledEntityMappingPlan, pass: Int, progress: ProgressCounter) throws {
+        let rows = objects.rows
+        try timedCallback("begin", of: plan) { try plan.policy.begin(plan.mapping, in: self) }
+        if plan.mapping.kind != .remove, let bulk = try bulkInstanceCreation(for: plan) {
+            try rows.writeTransientRows()
+            try objects.flushBatches()
+            try bulk.run(progress: progress)
+            tally.mappingsRunInSQL.insert(plan.mapping.name)
+            if profiler != nil, let sourceEntity = plan.mapping.sourceEntity {
+                cursor.rowsRead += cursor.objectCounts[sourceEntity] ?? 0
+            }
+        } else if plan.mapping.kind != .remove, let sourceEntity = plan.mapping.sourceEntity {
+            try cursor.forEachObject(of: sourceEntity, progress: progress) { source in
+                currentDestination = nil
+                if let filter = plan.filter, !(try filter.isSatisfied(in: self)) { return }
+                if plan.hasDefaultPolicy, let entity = plan.mapping.destinationEntity {
+                    // What the default policy would do, without handing it the mapping per object.
+                    try createDestinationInstance(for: source, plan: plan, entity: entity)
+                } else {
+                    try timedCallback("createDestinationInstances", of: plan) {
+                        try plan.policy.createDestinationInstances(for: source, mapping: plan.mapping, in: self)
+                    }
+                }
+                try rows.writeTransientRows()
+            }
+        }
+        try objects.flushBatches()
+        try timedCallback("endInstanceCreation", of: plan) {
+            try plan.policy.endInstanceCreation(plan.mapping, in: self)
+        }
+        markStageOneFinished(plan, pass: pass)
+    }
+
+    /// Stage 2 of `plan`: the relationships of its destination instances, unless stage 1 wrote them all.
+    private func createRelationships(_ plan: CompiledEntityMappingPlan, progress: ProgressCounter) throws {
+        let doneInStageOne = try runtimes.stageOneForeignKeys(for: plan).count
+        let everythingDone =
+            plan.policy is DefaultMigrationPolicy
+            && plan.relationships.filter(\.writesEdges).count == doneInStageOne
+        if everythingDone, let sourceEntity = plan.mapping.sourceEntity {
+            try progress.skip(cursor.objectCounts[sourceEntity] ?? 0)
+        } else if let sourceEntity = plan.mapping.sourceEntity,
+            let table = associations.table(named: plan.mapping.name)
+        {
+            try cursor.forEachObject(of: sourceEntity, progress: progress) { source in
+                for destination in table.destinations(ofSource: source.primaryKey) {
+                    try timedCallback("createRelationships", of: plan) {
+                        try plan.policy.createRelationships(for: destination, mapping: plan.mapping, in: self)
+                    }
+                }
+            }
+        }
+        try timedCallback("endRelationshipCreation", of: plan) {
+            try plan.policy.endRelationshipCreation(plan.mapping, in: self)
         }
     }
 

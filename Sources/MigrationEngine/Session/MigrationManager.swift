@@ -25,6 +25,8 @@ public struct MigrationManager: Sendable {
     public let policies: PolicyRegistry
     /// How the migration runs.
     public let options: MigrationOptions
+    /// Measures each entity mapping's stages when set (see ``MigrationProfiler``); nil, nothing is measured.
+    public var profiler: MigrationProfiler?
 
     /// A manager for the step `source` → `destination`.
     public init(
@@ -84,7 +86,8 @@ public struct MigrationManager: Sendable {
         do {
             let passes = try compiled.indices.map { try plan(compiled[$0], thisAndLater: compiled[$0...]) }
             let session = try MigrationSession(
-                source: sourceStore, destination: destinationStore, passes: passes, options: options)
+                source: sourceStore, destination: destinationStore, passes: passes, options: options,
+                profiler: profiler)
             let counter = ProgressCounter(
                 total: workUnits(passes, counts: session.cursor.objectCounts), passes: passes.count, report: progress,
                 shouldCancel: shouldCancel)
@@ -92,16 +95,22 @@ public struct MigrationManager: Sendable {
                 counter.startPass(index + 1)
                 try session.runPass(index, progress: counter)
             }
-            try session.detachSource()
-            try destinationStore.finishBulkLoad()
+            try session.profiled(
+                pass: passes.count - 1, .validate, nil, work: "building indexes",
+                hint: "indexes built once, after every row is in"
+            ) {
+                try session.detachSource()
+                try destinationStore.finishBulkLoad()
+            }
             counter.finish()
+            let objects = try session.profiled(pass: passes.count - 1, .validate, nil, work: "counting objects") {
+                try destinationStore.objectCounts().filter { destination.entity(named: $0.key)?.isAbstract == false }
+            }
             return Report(
                 passes: passes.count,
                 objectsCreated: session.tally.objectsCreated,
                 edgesWritten: session.tally.edgesWritten,
-                objects: try destinationStore.objectCounts().filter {
-                    destination.entity(named: $0.key)?.isAbstract == false
-                },
+                objects: objects,
                 associationBytes: session.associations.footprint,
                 mappingsRunInSQL: session.tally.mappingsRunInSQL.sorted())
         } catch {

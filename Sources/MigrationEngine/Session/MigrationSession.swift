@@ -43,8 +43,16 @@ public final class MigrationSession {
     var random: RandomSource
     /// Whether the source store is attached to the destination connection (see ``BulkInstanceCreation``).
     var sourceAttached = false
+    /// Measures each entity mapping's stages, when the migration is profiled.
+    let profiler: MigrationProfiler?
+    /// The policy callbacks timed in the segment under way, by callback (profiled migrations only).
+    var callbackTimes: [String: PolicyCallbackTime] = [:]
 
-    init(source: Store, destination: Store, passes: [CompiledPass], options: MigrationOptions) throws {
+    init(
+        source: Store, destination: Store, passes: [CompiledPass], options: MigrationOptions,
+        profiler: MigrationProfiler? = nil
+    ) throws {
+        self.profiler = profiler
         self.sourceVersion = source.version
         self.destinationVersion = destination.version
         self.options = options

@@ -16,6 +16,8 @@ final class SourceCursor {
     private var columns: ReaderColumns?
     /// The current object.
     private(set) var object: ObjectID?
+    /// Source rows read so far, for the profile (rows SQLite reads for a mapping made in SQL are added to it).
+    var rowsRead = 0
 
     init(source: Store, objectCounts: [String: Int]) {
         self.store = source
@@ -50,6 +52,7 @@ final class SourceCursor {
         while try rows.next() {
             let current = ObjectID(side: .source, entity: number, primaryKey: rows.primaryKey)
             object = current
+            rowsRead += 1
             try body(current)
             try progress.advance()
         }

@@ -23,7 +23,7 @@ public enum ReportJSON {
         } catch {
             throw ReportFileError.notAReport(error)
         }
-        guard version == Report.currentSchemaVersion else {
+        guard Report.readableSchemaVersions.contains(version) else {
             throw ReportFileError.unsupportedSchemaVersion(version)
         }
         do {
@@ -43,7 +43,7 @@ public enum ReportJSON {
 public struct ReportFileError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What went wrong.
     public enum Code: Sendable, Hashable {
-        /// The file's schema version is not ``Report/currentSchemaVersion``.
+        /// The file's schema version is not one of ``Report/readableSchemaVersions``.
         case unsupportedSchemaVersion
         /// The file is not JSON, or not a report.
         case notAReport
@@ -57,8 +57,10 @@ public struct ReportFileError: Error, Sendable, Hashable, CustomStringConvertibl
     static func unsupportedSchemaVersion(_ version: Int) -> ReportFileError {
         ReportFileError(
             code: .unsupportedSchemaVersion,
-            description: "the report has schema version \(version), but this migration-bench reads only version "
-                + "\(Report.currentSchemaVersion); use the migration-bench that wrote it, or run the baseline again")
+            description: "the report has schema version \(version), but this migration-bench reads only versions "
+                + "\(Report.readableSchemaVersions.lowerBound) to \(Report.readableSchemaVersions.upperBound); use the "
+                + "migration-bench that wrote it, or run the baseline again"
+        )
     }
 
     static func notAReport(_ underlying: any Error) -> ReportFileError {

@@ -75,6 +75,7 @@ public enum MarkdownSummary {
                 header: ["Cell", "Status", "Failure"], alignments: "| --- | --- | --- |",
                 rows: crashed.map { [$0.id, $0.status.title, $0.failure ?? "—"] })
         }
+        lines += breakdownLines(report.cells)
         if let baseline = report.baseline { lines += baselineLines(baseline) }
         lines += unavailableLines(report.cells)
         return lines.joined(separator: "\n") + "\n"
@@ -112,6 +113,26 @@ public enum MarkdownSummary {
         let rules = Set(entries.prefix(limit).compactMap(\.rule)).sorted()
         lines += [""] + rules.map { "- " + escape($0) }
         return lines
+    }
+
+    /// Where the time went: each measured cell's three costliest parts, over its steps, with their share of
+    /// their step and the cause where the engine knows it.
+    private static func breakdownLines(_ cells: [Cell]) -> [String] {
+        let rows = cells.filter(\.isMeasured).flatMap { cell in
+            (cell.breakdown ?? []).flatMap { step in step.parts.map { (cell, step, $0) } }
+                .sorted { $0.2.wallSeconds.median > $1.2.wallSeconds.median }.prefix(3)
+        }
+        guard !rows.isEmpty else { return [] }
+        return ["", "### Where the time went", ""]
+            + table(
+                header: ["Cell", "Step", "Part", "Share of step", "Time", "Cause"],
+                alignments: "| --- | --- | --- | ---: | ---: | --- |",
+                rows: rows.map { cell, step, part in
+                    [
+                        cell.id, step.step, part.label, Format.percent(part.share),
+                        Format.seconds(part.wallSeconds.median), part.hint ?? "—",
+                    ]
+                })
     }
 
     /// The counts no cell could measure, each once with its reason.

@@ -1,0 +1,142 @@
+/// Where one step of a cell's migration went: each entity mapping's part of each stage, and each piece of a
+/// stage's work that belongs to no mapping, with its share of the step; for a lightweight step, each SQL
+/// statement as SQLite measured it. Medians over the cell's repetitions.
+public struct StepBreakdown: Sendable, Hashable, Codable {
+    /// The step, such as `V1 → V2`: the ``Phase/name`` of its phase.
+    public var step: String
+    /// The step's wall time, measured around the whole step (not added up from its parts).
+    public var wallSeconds: Statistic
+    /// Each stage's phase and how much of it its parts account for, in the order run.
+    public var stages: [StageAccount]
+    /// Every part, costliest (median wall time) first.
+    public var parts: [BreakdownPart]
+    /// A lightweight step's statements, costliest first; empty for a heavyweight step.
+    public var statements: [StatementBreakdown]
+
+    /// Creates a step's breakdown.
+    public init(
+        step: String, wallSeconds: Statistic, stages: [StageAccount], parts: [BreakdownPart],
+        statements: [StatementBreakdown]
+    ) {
+        self.step = step
+        self.wallSeconds = wallSeconds
+        self.stages = stages
+        self.parts = parts
+        self.statements = statements
+    }
+}
+
+/// One stage's phase, such as `pass 1 · creating objects`, and the time its parts account for.
+public struct StageAccount: Sendable, Hashable, Codable {
+    /// The stage's phase name.
+    public var phase: String
+    /// The phase's median wall time, measured by the phase meter.
+    public var wallSeconds: Double
+    /// The median over repetitions of the parts' wall times added up, measured by the engine's profiler.
+    public var attributedSeconds: Double
+
+    /// Creates an account.
+    public init(phase: String, wallSeconds: Double, attributedSeconds: Double) {
+        self.phase = phase
+        self.wallSeconds = wallSeconds
+        self.attributedSeconds = attributedSeconds
+    }
+}
+
+/// One entity mapping's part of one stage (or a stage's work that belongs to no mapping).
+public struct BreakdownPart: Sendable, Hashable, Codable {
+    /// The stage's phase name, such as `pass 1 · creating objects` or `SQL in place`.
+    public var phase: String
+    /// The entity mapping, or nil for work of the stage that belongs to none.
+    public var mapping: String?
+    /// What the part did when it belongs to no entity mapping, such as `committing`.
+    public var work: String?
+    /// Wall time.
+    public var wallSeconds: Statistic
+    /// CPU time in user mode (the whole process's).
+    public var userSeconds: Statistic
+    /// CPU time in the kernel (the whole process's).
+    public var systemSeconds: Statistic
+    /// Source rows read.
+    public var rowsRead: Int
+    /// Destination objects made.
+    public var objectsCreated: Int
+    /// Relationship edges written.
+    public var edgesMade: Int
+    /// How far the heap grew above the part's start at most; nil when unavailable.
+    public var heapPeakGrowthBytes: Statistic?
+    /// The deterministic counts measured (allocations, allocated bytes, SQLite steps and pages), keyed by metric.
+    public var counts: [String: Statistic]
+    /// A custom policy's callbacks, with their time.
+    public var callbacks: [CallbackBreakdown]
+    /// The cause of the cost, where the engine knows it.
+    public var hint: String?
+    /// The part's median wall time over the step's.
+    public var share: Double
+
+    /// Creates a part.
+    public init(
+        phase: String, mapping: String?, work: String?, wallSeconds: Statistic, userSeconds: Statistic,
+        systemSeconds: Statistic, rowsRead: Int, objectsCreated: Int, edgesMade: Int,
+        heapPeakGrowthBytes: Statistic?, counts: [String: Statistic], callbacks: [CallbackBreakdown], hint: String?,
+        share: Double
+    ) {
+        self.phase = phase
+        self.mapping = mapping
+        self.work = work
+        self.wallSeconds = wallSeconds
+        self.userSeconds = userSeconds
+        self.systemSeconds = systemSeconds
+        self.rowsRead = rowsRead
+        self.objectsCreated = objectsCreated
+        self.edgesMade = edgesMade
+        self.heapPeakGrowthBytes = heapPeakGrowthBytes
+        self.counts = counts
+        self.callbacks = callbacks
+        self.hint = hint
+        self.share = share
+    }
+
+    /// `BookToBook` or `(committing)`: what the part is, for people.
+    public var subject: String { mapping ?? "(\(work ?? "other"))" }
+}
+
+/// One policy callback of one entity mapping.
+public struct CallbackBreakdown: Sendable, Hashable, Codable {
+    /// The callback, as Core Data names it, such as `createDestinationInstances`.
+    public var callback: String
+    /// Calls made.
+    public var calls: Int
+    /// Time in all.
+    public var seconds: Statistic
+
+    /// Creates a callback's figures.
+    public init(callback: String, calls: Int, seconds: Statistic) {
+        self.callback = callback
+        self.calls = calls
+        self.seconds = seconds
+    }
+}
+
+/// One SQL statement of a lightweight step as SQLite measured it (`SQLITE_TRACE_PROFILE`), its runs added up.
+public struct StatementBreakdown: Sendable, Hashable, Codable {
+    /// The statement's text, shortened.
+    public var text: String
+    /// Times it ran.
+    public var runs: Int
+    /// Time over all runs.
+    public var seconds: Statistic
+    /// Rows it inserted, updated or deleted; nil for a statement that only reads.
+    public var rows: Int?
+    /// Its median time over the step's.
+    public var share: Double
+
+    /// Creates a statement's figures.
+    public init(text: String, runs: Int, seconds: Statistic, rows: Int?, share: Double) {
+        self.text = text
+        self.runs = runs
+        self.seconds = seconds
+        self.rows = rows
+        self.share = share
+    }
+}

@@ -1,0 +1,180 @@
+import MigrationEngine
+import ReportModel
+
+extension CellAggregation {
+    /// Each step's breakdown over the repetitions: the profiler's segments of one entity mapping in one stage
+    /// (or of one piece of a stage's work) added up within a repetition, then a statistic over repetitions;
+    /// nil when the samples carry no profile.
+    static func breakdown(_ samples: [CellSample], phases: [Phase]) -> [StepBreakdown]? {
+        guard let first = samples.first, first.profile != nil,
+            samples.allSatisfy({ $0.profile != nil && $0.stepSeconds.count == first.stepSeconds.count })
+        else { return nil }
+        var stepNames: [String] = []
+        for phase in phases {
+            if let group = phase.group, !stepNames.contains(group) { stepNames.append(group) }
+        }
+        guard stepNames.count == first.stepSeconds.count else { return nil }
+        return stepNames.enumerated().map { offset, name in
+            step(offset + 1, named: name, samples: samples, phases: phases.filter { $0.group == name })
+        }
+    }
+
+    private struct Key: Hashable {
+        let phase: String
+        let mapping: String?
+        let work: String?
+    }
+
+    private static func step(
+        _ step: Int, named name: String, samples: [CellSample], phases: [Phase]
+    )
+        -> StepBreakdown
+    {
+        let wall = Statistic(samples: samples.map { $0.stepSeconds[step - 1] })
+        // Per repetition: the segments of the step, those of one key added up, in the order first run.
+        let perSample: [[Key: ProfileSegment]] = samples.map { sample in
+            var parts: [Key: ProfileSegment] = [:]
+            for segment in sample.profile?.segments ?? [] where segment.step == step {
+                let key = Key(phase: CellExecution.phaseName(of: segment), mapping: segment.mapping, work: segment.work)
+                parts[key] = parts[key].map { adding($0, segment) } ?? segment
+            }
+            return parts
+        }
+        var keys: [Key] = []
+        for segment in samples[0].profile?.segments ?? [] where segment.step == step {
+            let key = Key(phase: CellExecution.phaseName(of: segment), mapping: segment.mapping, work: segment.work)
+            if !keys.contains(key) { keys.append(key) }
+        }
+        var parts = keys.map { key in
+            part(key, segments: perSample.compactMap { $0[key] }, stepSeconds: wall.median)
+        }
+        let stagePhases = Set(keys.map(\.phase))
+        // Each repetition's phases of the step, by name.
+        let samplePhases = samples.map { sample in
+            Dictionary(
+                sample.phases.filter { $0.group == name }.map { ($0.name, $0) }, uniquingKeysWith: { first, _ in first }
+            )
+        }
+        var stages: [StageAccount] = []
+        for phase in phases {
+            let walls = samplePhases.compactMap { $0[phase.name]?.wallSeconds }
+            guard walls.count == samples.count else { continue }
+            if !stagePhases.contains(phase.name) {
+                // A phase of the step outside every stage (preparing, opening, the swap): one part of its own.
+                parts.append(
+                    stepPart(
+                        phase.name, work: phase.name, walls: walls, samples: samplePhases, stepSeconds: wall.median))
+                continue
+            }
+            let attributed = perSample.map { parts in
+                parts.filter { $0.key.phase == phase.name }.values.reduce(0) { $0 + $1.wallSeconds }
+            }
+            stages.append(
+                StageAccount(
+                    phase: phase.name, wallSeconds: phase.wallSeconds.median,
+                    attributedSeconds: Statistic(samples: attributed).median))
+            // What the stage's phase took beyond its parts: the profiler's own reads, and code between parts.
+            let rest = zip(walls, attributed).map { max($0 - $1, 0) }
+            parts.append(
+                stepPart(phase.name, work: "unattributed", walls: rest, samples: nil, stepSeconds: wall.median))
+        }
+        return StepBreakdown(
+            step: name, wallSeconds: wall, stages: stages,
+            parts: parts.sorted { $0.wallSeconds.median > $1.wallSeconds.median },
+            statements: statements(step, samples: samples, stepSeconds: wall.median))
+    }
+
+    /// A part measured by the phase meter rather than the profiler: a phase of the step outside the stages (its
+    /// figures from `samples`), or the rest of a stage's phase (wall time only).
+    private static func stepPart(
+        _ phase: String, work: String, walls: [Double], samples: [[String: PhaseSample]]?, stepSeconds: Double
+    ) -> BreakdownPart {
+        let wall = Statistic(samples: walls)
+        let measured = samples?.compactMap { $0[phase] } ?? []
+        func statistic(_ value: (PhaseSample) -> Double) -> Statistic {
+            measured.isEmpty ? Statistic(samples: walls.map { _ in 0 }) : Statistic(samples: measured.map(value))
+        }
+        var counts: [String: Statistic] = [:]
+        for metric in [
+            MetricDefinition.allocations, .allocatedBytes, .sqliteSteps, .sqlitePagesRead, .sqlitePagesWritten,
+        ]
+        where !measured.isEmpty && measured.allSatisfy({ $0.counts[metric.key] != nil }) {
+            counts[metric.key] = statistic { Double($0.counts[metric.key] ?? 0) }
+        }
+        return BreakdownPart(
+            phase: phase, mapping: nil, work: work, wallSeconds: wall, userSeconds: statistic(\.userSeconds),
+            systemSeconds: statistic(\.systemSeconds), rowsRead: 0, objectsCreated: 0, edgesMade: 0,
+            heapPeakGrowthBytes: nil, counts: counts, callbacks: [], hint: nil,
+            share: stepSeconds > 0 ? wall.median / stepSeconds : 0)
+    }
+
+    private static func part(_ key: Key, segments: [ProfileSegment], stepSeconds: Double) -> BreakdownPart {
+        func statistic(_ value: (ProfileSegment) -> Double) -> Statistic { Statistic(samples: segments.map(value)) }
+        let first = segments[0]
+        let wall = statistic(\.wallSeconds)
+        var counts: [String: Statistic] = [:]
+        let measured: [(MetricDefinition, (ProfileSegment) -> Int?)] = [
+            (.allocations, \.allocations), (.allocatedBytes, \.allocatedBytes), (.sqliteSteps, \.sqliteSteps),
+            (.sqlitePagesRead, \.sqlitePagesRead), (.sqlitePagesWritten, \.sqlitePagesWritten),
+        ]
+        for (metric, value) in measured where segments.allSatisfy({ value($0) != nil }) {
+            counts[metric.key] = statistic { Double(value($0) ?? 0) }
+        }
+        let callbacks = first.callbacks.map { callback in
+            CallbackBreakdown(
+                callback: callback.callback, calls: callback.calls,
+                seconds: Statistic(
+                    samples: segments.map { segment in
+                        segment.callbacks.first { $0.callback == callback.callback }?.seconds ?? 0
+                    }))
+        }
+        let heapAvailable = segments.allSatisfy { $0.heapPeakGrowthBytes != nil }
+        return BreakdownPart(
+            phase: key.phase, mapping: key.mapping, work: key.work, wallSeconds: wall,
+            userSeconds: statistic(\.userSeconds), systemSeconds: statistic(\.systemSeconds), rowsRead: first.rowsRead,
+            objectsCreated: first.objectsCreated, edgesMade: first.edgesMade,
+            heapPeakGrowthBytes: heapAvailable ? statistic { Double($0.heapPeakGrowthBytes ?? 0) } : nil,
+            counts: counts, callbacks: callbacks, hint: first.hint,
+            share: stepSeconds > 0 ? wall.median / stepSeconds : 0)
+    }
+
+    /// Two segments of one part in one repetition as one: figures added up, the higher heap peak.
+    private static func adding(_ a: ProfileSegment, _ b: ProfileSegment) -> ProfileSegment {
+        func sum(_ x: Int?, _ y: Int?) -> Int? { x.flatMap { x in y.map { x + $0 } } }
+        var total = a
+        total.wallSeconds += b.wallSeconds
+        total.userSeconds += b.userSeconds
+        total.systemSeconds += b.systemSeconds
+        total.rowsRead += b.rowsRead
+        total.objectsCreated += b.objectsCreated
+        total.edgesMade += b.edgesMade
+        total.heapPeakGrowthBytes = a.heapPeakGrowthBytes.flatMap { x in b.heapPeakGrowthBytes.map { max(x, $0) } }
+        total.allocations = sum(a.allocations, b.allocations)
+        total.allocatedBytes = sum(a.allocatedBytes, b.allocatedBytes)
+        total.sqliteSteps += b.sqliteSteps
+        total.sqlitePagesRead += b.sqlitePagesRead
+        total.sqlitePagesWritten += b.sqlitePagesWritten
+        var callbacks = Dictionary(uniqueKeysWithValues: a.callbacks.map { ($0.callback, $0) })
+        for callback in b.callbacks {
+            callbacks[callback.callback, default: PolicyCallbackTime(callback: callback.callback, calls: 0, seconds: 0)]
+                .calls += callback.calls
+            callbacks[callback.callback]?.seconds += callback.seconds
+        }
+        total.callbacks = callbacks.values.sorted { $0.callback < $1.callback }
+        total.hint = a.hint ?? b.hint
+        return total
+    }
+
+    private static func statements(_ step: Int, samples: [CellSample], stepSeconds: Double) -> [StatementBreakdown] {
+        guard let first = samples.first?.profile else { return [] }
+        return first.statements.filter { $0.step == step }.map { statement in
+            let seconds = Statistic(
+                samples: samples.map { sample in
+                    sample.profile?.statements.first { $0.step == step && $0.text == statement.text }?.seconds ?? 0
+                })
+            return StatementBreakdown(
+                text: statement.text, runs: statement.runs, seconds: seconds, rows: statement.rows,
+                share: stepSeconds > 0 ? seconds.median / stepSeconds : 0)
+        }.sorted { $0.seconds.median > $1.seconds.median }
+    }
+}
