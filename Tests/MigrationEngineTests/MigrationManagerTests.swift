@@ -185,6 +185,7 @@ struct MigrationManagerTests {
             } throws: { error in
                 let error = try #require(error as? MigrationError)
                 return error.code == .validation && error.message.contains("Book.name is required but nil: 20 objects")
+                    && error.stage == .validate
             }
             #expect(!FileManager.default.fileExists(atPath: destination))
         }

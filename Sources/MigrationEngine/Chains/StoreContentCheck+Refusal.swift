@@ -13,7 +13,7 @@ extension StoreContentCheck {
     /// - Throws: ``MigrationError/Code/damagedStore`` naming the file and what is wrong.
     static func checkLog(storeAt path: String) throws(MigrationError) {
         if let problem = WriteAheadLog.foreignLogProblem(storeAt: path) {
-            throw MigrationError(.damagedStore, "\(problem); the store was not migrated")
+            throw MigrationError(.damagedStore, "\(problem); the store was not migrated", path: path, underlying: nil)
         }
         guard WriteAheadLog.holdsFrames(storeAt: path) else { return }
         var result: String
@@ -52,13 +52,13 @@ extension StoreContentCheck {
         } catch  where StoreFiles.isBusy(error) {
             throw StoreFiles.busy(path, "read it")
         } catch {
-            throw refusal(path, "cannot be read: \(error)")
+            throw refusal(path, "cannot be read: \(error)", underlying: error)
         }
     }
 
     private static func checkContent(_ connection: Connection, path: String, layout: StoreLayout) throws {
         try StoreContentCheck(layout: layout, connection: connection).run(.summary) { problem in
-            throw refusal(path, problem.refusal)
+            throw refusal(path, problem.refusal, entity: problem.entity)
         }
         for table in layout.entityTables {
             if let highest = try EntityTable.keyRange(ofTable: table.name, in: connection)?.upperBound,
@@ -67,17 +67,32 @@ extension StoreContentCheck {
                 throw refusal(
                     path,
                     "has a row in \(table.name) whose Z_PK \(highest) is above \(InputLimits.primaryKey), the largest "
-                        + "key a migration takes")
+                        + "key a migration takes", entity: table.root)
             }
         }
     }
 
-    private static func refusal(_ path: String, _ problem: String) -> MigrationError {
-        MigrationError(.damagedStore, "\(path): the store \(problem); it was not migrated")
+    private static func refusal(
+        _ path: String, _ problem: String, entity: String? = nil, underlying: (any Error)? = nil
+    ) -> MigrationError {
+        MigrationError(
+            .damagedStore, "\(path): the store \(problem); it was not migrated", entity: entity, path: path,
+            underlying: underlying)
     }
 }
 
 extension StoreContentCheck.Problem {
+    /// The entity the problem is in: a table's root entity, or a join table's owner.
+    fileprivate var entity: String {
+        switch self {
+        case .missingTable(_, let owner, _), .missingColumn(_, _, let owner, _): owner
+        case .keyIsNotRowid(_, let root), .noPrimaryKeyRow(let root), .rowsOfNoEntity(_, let root, _, _),
+            .keyBelowOne(_, let root, _), .keyAboveMaximum(_, let root, _, _),
+            .rowOutsideModel(_, let root, _, _, _, _):
+            root
+        }
+    }
+
     /// What the store has that its model does not allow, after "the store".
     fileprivate var refusal: String {
         switch self {

@@ -59,7 +59,8 @@ enum StoreFiles {
         for suffix in sidecars {
             if let length = size(of: path + suffix), length > 0, suffix != "-shm" {
                 throw MigrationError(
-                    .fileSystem, "\(path + suffix) still holds \(length) bytes after the checkpoint; not swapping")
+                    .fileSystem, "\(path + suffix) still holds \(length) bytes after the checkpoint; not swapping",
+                    path: path + suffix, underlying: nil)
             }
             try? FileManager.default.removeItem(atPath: path + suffix)
         }
@@ -78,7 +79,7 @@ enum StoreFiles {
             throw MigrationError(
                 .fileSystem,
                 "\(original) changed while it was being migrated (another process wrote to it); it was left as it "
-                    + "is and the migrated copy was discarded")
+                    + "is and the migrated copy was discarded", path: original, underlying: nil)
         }
         try fileOperation("remove the store's sidecar files", original) {
             for suffix in sidecars where FileManager.default.fileExists(atPath: original + suffix) {
@@ -91,11 +92,13 @@ enum StoreFiles {
         do {
             try FaultInjection.check("rename", original)
         } catch {
-            throw MigrationError(.fileSystem, "\(failure): \(error); the original store is intact")
+            throw MigrationError(
+                .fileSystem, "\(failure): \(error); the original store is intact", path: original, underlying: error)
         }
         guard rename(replacement, original) == 0 else {
             throw MigrationError(
-                .fileSystem, "\(failure): \(String(cString: strerror(errno))); the original store is intact")
+                .fileSystem, "\(failure): \(String(cString: strerror(errno))); the original store is intact",
+                path: original, underlying: nil)
         }
         event(.renamed)
         try fileOperation("sync the store's folder (the store was migrated and replaced)", original) {
@@ -148,7 +151,9 @@ enum StoreFiles {
 
     /// The error for a store found busy while doing `what`; retried, and then reported, by the migrator.
     static func busy(_ path: String, _ what: String) -> MigrationError {
-        MigrationError(.inUse, "\(path): the store is in use by another process (busy while trying to \(what))")
+        MigrationError(
+            .inUse, "\(path): the store is in use by another process (busy while trying to \(what))", path: path,
+            underlying: nil)
     }
 
     /// Runs a file operation, turning any failure into a ``MigrationError`` that names the file and what
@@ -162,7 +167,7 @@ enum StoreFiles {
         } catch  where isBusy(error) {
             throw busy(path, what)
         } catch {
-            throw MigrationError(.fileSystem, "\(path): cannot \(what): \(error)")
+            throw MigrationError(.fileSystem, "\(path): cannot \(what): \(error)", path: path, underlying: error)
         }
     }
 }

@@ -49,7 +49,8 @@ final class StoreLock {
             guard descriptor >= 0 else {
                 if errno == EACCES || errno == EROFS || errno == EPERM { return nil }
                 throw MigrationError(
-                    .fileSystem, "\(path): cannot create the migration lock file: \(String(cString: strerror(errno)))")
+                    .fileSystem, "\(path): cannot create the migration lock file: \(String(cString: strerror(errno)))",
+                    path: path, underlying: nil)
             }
             if flock(descriptor, LOCK_EX | LOCK_NB) == 0 {
                 // The file may have been removed (or replaced) by the migration that held it: start again.
@@ -78,7 +79,8 @@ final class StoreLock {
                 let waited = wait > 0 ? "; waited \(Self.seconds(wait)) s" : ""
                 throw MigrationError(
                     .inUse,
-                    "\(store): the store is being migrated by another process\(holder)\(waited); it was not migrated")
+                    "\(store): the store is being migrated by another process\(holder)\(waited); it was not migrated",
+                    path: store, underlying: nil)
             }
             usleep(25_000)
         }

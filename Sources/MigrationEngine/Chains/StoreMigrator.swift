@@ -75,35 +75,25 @@ public struct StoreMigrator: Sendable {
         self.mappingModels = mappingModels
         self.stages = stages
         for version in self.chain.versions where history.version(named: version) == nil {
-            throw MigrationError(
-                .chain, "the chain names version '\(version)', which the model \(history.source ?? "") lacks")
+            throw .chainNamesUnknownVersion(version, model: history.source)
         }
         for model in mappingModels {
-            let file = model.file.map { " (\($0))" } ?? ""
             guard let from = model.sourceVersion, let to = model.destinationVersion else {
-                throw MigrationError(
-                    .plan,
-                    "mapping model '\(model.name)'\(file) does not say which versions it migrates between: give it "
-                        + "sourceVersion and destinationVersion")
+                throw .mappingModelNamesNoVersions(model)
             }
             for version in [from, to] where history.version(named: version) == nil {
-                throw MigrationError(
-                    .plan, "mapping model '\(model.name)'\(file) names version '\(version)', which the model lacks")
+                throw .mappingModel(model, namesUnknownVersion: version)
             }
             // A mapping that fits no step (backwards, or between versions Core Data cannot tell apart) would
             // never run, and the step it was meant for would be inferred instead: refuse it. One that skips
             // versions runs on Core Data's path, for a store at its source version.
             guard self.chain.leads(from: from, to: to), !history.areIdentical(from, to) else {
-                throw MigrationError(
-                    .plan,
-                    "mapping model '\(model.name)'\(file) migrates \(from) → \(to), which is not a step of the chain "
-                        + "(\(self.chain.versions.joined(separator: ", ")))"
-                        + (history.areIdentical(from, to) ? ": the two versions have identical entity hashes" : ""))
+                throw .mappingModel(
+                    model, isNoStepOf: self.chain, identicalVersions: history.areIdentical(from, to))
             }
         }
         for stage in stages where self.chain.successors[stage.from] != stage.to {
-            throw MigrationError(
-                .plan, "a stage is given for \(stage.from) → \(stage.to), which is not a step of the chain")
+            throw .stageIsNoStep(stage)
         }
     }
 
@@ -115,11 +105,7 @@ public struct StoreMigrator: Sendable {
     public func version(ofStoreAt path: String) throws -> ModelVersion {
         let metadata = try Store.metadata(at: path)
         guard let version = history.version(matching: metadata.versionHashes) else {
-            let current = history.currentVersion
-            throw MigrationError(
-                .plan,
-                "\(path): the store matches no version of the model; against the current version '\(current.name)' "
-                    + "these entities differ: \(metadata.mismatchedEntities(against: current).joined(separator: ", "))")
+            throw MigrationError.storeMatchesNoVersion(path, metadata: metadata, current: history.currentVersion)
         }
         return version
     }
@@ -271,10 +257,9 @@ public struct StoreMigrator: Sendable {
                 onCoreDataPath
                 ? " (Core Data's path takes one step; --path chained walks the versions one by one, with a mapping "
                     + "model per step)" : ""
-            throw MigrationError(
-                .plan, "step \(from) → \(to) has no mapping model, and its mapping cannot be inferred: \(error)\(hint)")
+            throw .cannotInfer(from: from, to: to, error, hint: hint)
         } catch {
-            throw error as? MigrationError ?? MigrationError(.plan, "\(error)")
+            throw error as? MigrationError ?? MigrationError(.plan, "\(error)", underlying: error)
         }
     }
 
@@ -291,7 +276,7 @@ public struct StoreMigrator: Sendable {
 
     private func version(_ name: String) throws(MigrationError) -> ModelVersion {
         guard let version = history.version(named: name) else {
-            throw MigrationError(.chain, "the model has no version '\(name)'")
+            throw .noSuchVersion(name)
         }
         return version
     }
@@ -418,10 +403,7 @@ public struct StoreMigrator: Sendable {
                 return try body()
             } catch  where StoreFiles.isBusy(error) {
                 guard ContinuousClock.now < deadline else {
-                    throw MigrationError(
-                        .inUse,
-                        "\(path): the store is in use by another process (still busy after \(busyTimeout) s); it "
-                            + "was not migrated")
+                    throw MigrationError.stillBusy(path, after: busyTimeout, underlying: error)
                 }
                 Thread.sleep(forTimeInterval: 0.05)
             }
@@ -571,4 +553,73 @@ public struct StageContext {
     /// The working store, open at the step's source version (will-migrate) or destination version
     /// (did-migrate).
     public let store: Store
+}
+
+extension MigrationError {
+    static func chainNamesUnknownVersion(_ version: String, model: String?) -> MigrationError {
+        MigrationError(.chain, "the chain names version '\(version)', which the model \(model ?? "") lacks")
+    }
+
+    static func noSuchVersion(_ name: String) -> MigrationError {
+        MigrationError(.chain, "the model has no version '\(name)'")
+    }
+
+    static func mappingModelNamesNoVersions(_ model: MappingModel) -> MigrationError {
+        MigrationError(
+            .plan,
+            "mapping model '\(model.name)'\(model.fileSuffix) does not say which versions it migrates between: give "
+                + "it sourceVersion and destinationVersion", path: model.file, underlying: nil)
+    }
+
+    static func mappingModel(_ model: MappingModel, namesUnknownVersion version: String) -> MigrationError {
+        MigrationError(
+            .plan, "mapping model '\(model.name)'\(model.fileSuffix) names version '\(version)', which the model lacks",
+            path: model.file, underlying: nil)
+    }
+
+    static func mappingModel(
+        _ model: MappingModel, isNoStepOf chain: MigrationChain, identicalVersions: Bool
+    ) -> MigrationError {
+        MigrationError(
+            .plan,
+            "mapping model '\(model.name)'\(model.fileSuffix) migrates \(model.sourceVersion ?? "") → "
+                + "\(model.destinationVersion ?? ""), which is not a step of the chain "
+                + "(\(chain.versions.joined(separator: ", ")))"
+                + (identicalVersions ? ": the two versions have identical entity hashes" : ""),
+            path: model.file, underlying: nil)
+    }
+
+    static func stageIsNoStep(_ stage: MigrationStage) -> MigrationError {
+        MigrationError(.plan, "a stage is given for \(stage.from) → \(stage.to), which is not a step of the chain")
+    }
+
+    static func storeMatchesNoVersion(
+        _ path: String, metadata: StoreMetadata, current: ModelVersion
+    ) -> MigrationError {
+        MigrationError(
+            .plan,
+            "\(path): the store matches no version of the model; against the current version '\(current.name)' "
+                + "these entities differ: \(metadata.mismatchedEntities(against: current).joined(separator: ", "))",
+            path: path, underlying: nil)
+    }
+
+    /// The step has no mapping model and `error` says why none can be inferred; `error` is kept whole, every
+    /// problem in it.
+    static func cannotInfer(from: String, to: String, _ error: InferenceError, hint: String) -> MigrationError {
+        MigrationError(
+            .plan, "step \(from) → \(to) has no mapping model, and its mapping cannot be inferred: \(error)\(hint)",
+            underlying: error)
+    }
+
+    static func stillBusy(_ path: String, after seconds: Double, underlying: any Error) -> MigrationError {
+        MigrationError(
+            .inUse,
+            "\(path): the store is in use by another process (still busy after \(seconds) s); it was not migrated",
+            path: path, underlying: underlying)
+    }
+}
+
+extension MappingModel {
+    /// ` (file)` after the mapping model's name in a message, when it was read from a file.
+    fileprivate var fileSuffix: String { file.map { " (\($0))" } ?? "" }
 }

@@ -56,7 +56,8 @@ extension InPlaceMigration {
                 .validation,
                 "Cannot migrate store in-place: Validation error missing attribute values on mandatory destination "
                     + "\(kind) (entity=\(change.entity), \(kind)=\(property)): \(count) existing object(s) have none. "
-                    + "Give it a default value, make it optional, or migrate with a mapping model that sets it")
+                    + "Give it a default value, make it optional, or migrate with a mapping model that sets it",
+                entity: change.entity, property: property, underlying: nil)
         }
     }
 
@@ -77,7 +78,8 @@ extension InPlaceMigration {
                     .validation,
                     "Cannot migrate store in-place: existing objects break a uniqueness constraint "
                         + "(entity=\(broken.entity), constraint=\(broken.properties.joined(separator: ","))): several "
-                        + "objects share a value. Merge or change them first, or migrate with a mapping model")
+                        + "objects share a value. Merge or change them first, or migrate with a mapping model",
+                    entity: broken.entity, underlying: error)
             }
         }
     }

@@ -6,8 +6,10 @@ final class ProgressCounter {
     private let shouldCancel: () -> Bool
     private var completed = 0
     private var pass = 1
-    private var stage = MigrationProgress.Stage.createInstances
-    private var mapping: String?
+    /// The stage being worked on.
+    private(set) var stage = MigrationProgress.Stage.createInstances
+    /// The entity mapping being worked on, if any.
+    private(set) var mapping: String?
 
     /// `total` units: each source object counts once when its instances are made and once for its relationships.
     init(total: Int, passes: Int, report: ((MigrationProgress) -> Void)?, shouldCancel: @escaping () -> Bool) {

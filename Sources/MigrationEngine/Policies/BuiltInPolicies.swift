@@ -27,7 +27,7 @@ public enum BuiltInPolicies {
             throw MigrationError(
                 .policy,
                 "entity mapping '\(mapping.name)' (\(mapping.policyDescription ?? "no policy")) needs userInfo "
-                    + "'\(key)'")
+                    + "'\(key)'", entityMapping: mapping.name, underlying: nil)
         }
         return value
     }
@@ -51,7 +51,9 @@ public enum BuiltInPolicies {
         in session: MigrationSession
     ) throws {
         func fail(_ key: String, _ problem: String) -> MigrationError {
-            MigrationError(.policy, "\(session.policyPlace)setting '\(key)': \(problem)")
+            MigrationError(
+                .policy, "\(session.policyPlace)setting '\(key)': \(problem)", entityMapping: mapping.name,
+                underlying: nil)
         }
         for (key, names, optional) in settings {
             guard let value = mapping.userInfo[key], !value.isEmpty else {
@@ -193,7 +195,9 @@ final class ConvertTypePolicy: EntityMigrationPolicy {
         let destination = try session.createDestinationInstance(for: source, mapping: mapping)
         let entity = mapping.destinationEntity ?? ""
         guard let type = session.destinationVersion.attribute(attribute, of: entity)?.type else {
-            throw MigrationError(.policy, "'\(entity)' has no attribute '\(attribute)' to convert into")
+            throw MigrationError(
+                .policy, "'\(entity)' has no attribute '\(attribute)' to convert into", entityMapping: mapping.name,
+                entity: entity, property: attribute, underlying: nil)
         }
         let value = try session.sourceValue(sourceAttribute)
         try session.setValue(try Self.convert(value, to: type), forKey: attribute, of: destination)

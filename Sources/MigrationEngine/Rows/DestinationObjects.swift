@@ -52,7 +52,9 @@ final class DestinationObjects {
         if let writer = writers[entity] { return writer }
         guard destinationVersion.entity(named: entity).map({ !$0.isAbstract }) == true else {
             throw MigrationError(
-                .evaluation, "cannot create objects of '\(entity)': no such concrete destination entity")
+                .evaluation, "cannot create objects of '\(entity)': no such concrete destination entity",
+                entity: entity,
+                underlying: nil)
         }
         let table = destination.layout.table(for: entity).name
         let writer = try DestinationWriter(store: destination, entity: entity, keys: primaryKeys.keys(of: table))
@@ -120,7 +122,7 @@ final class DestinationObjects {
     func setAttribute(_ value: ExpressionValue, forKey key: String, of object: ObjectID, entity: String) throws {
         let writer = try writer(for: entity)
         guard let slot = writer.slot(for: key), let type = writer.type(of: key) else {
-            throw MigrationError(.evaluation, "attribute '\(entity).\(key)' is not stored")
+            throw MigrationError.notStored(key, of: entity)
         }
         let stored = try MigrationSession.sqliteValue(value, as: type, property: "\(entity).\(key)")
         let column = writer.table.column(for: key, of: entity, version: destinationVersion)!.name
@@ -139,7 +141,8 @@ final class DestinationObjects {
         case .objects(let list): targets = list
         default:
             throw MigrationError(
-                .evaluation, "relationship '\(entity).\(relationship.name)' was given \(value), not objects")
+                .evaluation, "relationship '\(entity).\(relationship.name)' was given \(value), not objects",
+                entity: entity, property: relationship.name, underlying: nil)
         }
         // A source object mapped by several mappings has destinations of several entities: keep those this
         // relationship can point at.
@@ -149,7 +152,8 @@ final class DestinationObjects {
             throw MigrationError(
                 .evaluation,
                 "relationship '\(entity).\(relationship.name)' was given source objects; map them with "
-                    + "FUNCTION($manager, \"destinationInstancesForSourceRelationshipNamed:sourceInstances:\", …)")
+                    + "FUNCTION($manager, \"destinationInstancesForSourceRelationshipNamed:sourceInstances:\", …)",
+                entity: entity, property: relationship.name, underlying: nil)
         }
         switch destination.layout.storage(of: relationship, in: entity) {
         case .foreignKey:

@@ -59,3 +59,12 @@ final class DestinationWriter {
         try inserter.insert()
     }
 }
+
+extension MigrationError {
+    /// A value for `attribute` of `entity`, which has no slot in the destination's rows: it is transient or unknown.
+    static func notStored(_ attribute: String, of entity: String) -> MigrationError {
+        MigrationError(
+            .evaluation, "attribute '\(entity).\(attribute)' is not stored", entity: entity, property: attribute,
+            underlying: nil)
+    }
+}

@@ -83,7 +83,7 @@ final class MappingRuntimes {
         var attributes: [AttributeTarget] = []
         for attribute in plan.attributes {
             guard let slot = writer.slot(for: attribute.name), let type = writer.type(of: attribute.name) else {
-                throw MigrationError(.evaluation, "attribute '\(writer.entity).\(attribute.name)' is not stored")
+                throw MigrationError.notStored(attribute.name, of: writer.entity)
             }
             if let name = attribute.expression.shape.sourceProperty, let sourceEntity = plan.mapping.sourceEntity,
                 sourceVersion.attribute(name, of: sourceEntity)?.type == type, let column = columns?.indexes[name]

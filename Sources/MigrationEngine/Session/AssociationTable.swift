@@ -69,7 +69,8 @@ final class AssociationTable {
     func outOfBounds(_ side: String, _ key: Int64) -> MigrationError {
         MigrationError(
             .store,
-            "entity mapping '\(mapping)': \(side) primary key (Z_PK) \(key) is outside 1…\(InputLimits.primaryKey)")
+            "entity mapping '\(mapping)': \(side) primary key (Z_PK) \(key) is outside 1…\(InputLimits.primaryKey)",
+            entityMapping: mapping, sourceKey: side == "source" ? key : nil, underlying: nil)
     }
 
     /// Makes room for source keys up to about `keys` at once, so that the table does not grow by doubling

@@ -50,7 +50,7 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
     public internal(set) var path: String?
     /// The error that caused this one, as it was thrown: an ``InferenceError`` with every problem of a mapping
     /// that cannot be inferred, an `SQLiteError` with its result code, an expression's error, ….
-    public let underlying: (any Error & Sendable)?
+    public let underlying: (any Error)?
 
     /// Creates an error of `code` that says `message`.
     public init(_ code: Code, _ message: String) {
@@ -60,7 +60,7 @@ public struct MigrationError: Error, Sendable, CustomStringConvertible {
     /// Creates an error with what is known of where it happened.
     init(
         _ code: Code, _ message: String, entityMapping: String? = nil, entity: String? = nil,
-        property: String? = nil, sourceKey: Int64? = nil, path: String? = nil, underlying: (any Error & Sendable)?
+        property: String? = nil, sourceKey: Int64? = nil, path: String? = nil, underlying: (any Error)?
     ) {
         self.code = code
         self.message = message

@@ -93,7 +93,11 @@ public struct MigrationManager: Sendable {
                 shouldCancel: shouldCancel)
             for index in passes.indices {
                 counter.startPass(index + 1)
-                try session.runPass(index, progress: counter)
+                do {
+                    try session.runPass(index, progress: counter)
+                } catch let error as MigrationError {
+                    throw error.during(counter.stage, entityMapping: counter.mapping)
+                }
             }
             try session.profiled(
                 pass: passes.count - 1, .validate, nil, work: "building indexes",
@@ -150,7 +154,8 @@ public struct MigrationManager: Sendable {
             if let name = compiled.mapping.policy {
                 guard let made = policies.makePolicy(name) else {
                     throw MigrationError(
-                        .mapping, "entity mapping '\(compiled.mapping.name)' names unknown policy '\(name)'")
+                        .mapping, "entity mapping '\(compiled.mapping.name)' names unknown policy '\(name)'",
+                        entityMapping: compiled.mapping.name, underlying: nil)
                 }
                 policy = made
             } else {

@@ -52,12 +52,15 @@ extension MigrationSession: EvaluationContext {
                     case .objects(let targets): collected += targets
                     case .null: continue
                     default:
-                        throw MigrationError(.evaluation, "'\(key)' of a to-many relationship must name a relationship")
+                        throw MigrationError(
+                            .evaluation, "'\(key)' of a to-many relationship must name a relationship", property: key,
+                            underlying: nil)
                     }
                 }
                 current = .objects(collected)
             default:
-                throw MigrationError(.evaluation, "cannot read '\(key)' of the value \(current)")
+                throw MigrationError(
+                    .evaluation, "cannot read '\(key)' of the value \(current)", property: key, underlying: nil)
             }
         }
         return current
@@ -67,7 +70,9 @@ extension MigrationSession: EvaluationContext {
     public func destinationInstances(entityMapping: String, sources: ExpressionValue) throws -> ExpressionValue {
         guard let table = associations.table(named: entityMapping) else {
             if passes.contains(where: { $0.mappings.contains { $0.mapping.name == entityMapping } }) { return .null }
-            throw MigrationError(.evaluation, "no entity mapping named '\(entityMapping)'")
+            throw MigrationError(
+                .evaluation, "no entity mapping named '\(entityMapping)'", entityMapping: entityMapping, underlying: nil
+            )
         }
         return map(sources) { table.destinations(ofSource: $0.primaryKey) }
     }
@@ -108,7 +113,8 @@ extension MigrationSession: EvaluationContext {
         let store = object.side == .source ? source : destination
         guard let entity = store.layout.entityName(number: Int(object.entity)) else {
             throw MigrationError(
-                .evaluation, "object \(object.primaryKey) has an unknown entity number \(object.entity)")
+                .evaluation, "object \(object.primaryKey) has an unknown entity number \(object.entity)",
+                sourceKey: object.side == .source ? object.primaryKey : nil, underlying: nil)
         }
         let version = store.version
         if let attribute = version.attribute(key, of: entity) {
@@ -122,7 +128,8 @@ extension MigrationSession: EvaluationContext {
             return Self.expressionValue(value.first ?? .null, as: attribute.type)
         }
         guard let relationship = version.relationship(key, of: entity) else {
-            throw MigrationError(.evaluation, "'\(entity)' has no property '\(key)'")
+            throw MigrationError(
+                .evaluation, "'\(entity)' has no property '\(key)'", entity: entity, property: key, underlying: nil)
         }
         let side = object.side
         switch store.layout.storage(of: relationship, in: entity) {

@@ -32,7 +32,9 @@ extension MigrationSession {
     /// The value as stored for an attribute of `type`, converting what Core Data would convert.
     static func sqliteValue(_ value: ExpressionValue, as type: AttributeType, property: String) throws -> SQLiteValue {
         func mismatch() -> MigrationError {
-            MigrationError(.evaluation, "'\(property)' (\(type.rawValue)) cannot hold \(value)")
+            MigrationError(
+                .evaluation, "'\(property)' (\(type.rawValue)) cannot hold \(value)", property: property,
+                underlying: nil)
         }
         switch (value, type) {
         case (.null, _): return .null

@@ -82,7 +82,7 @@ public final class MigrationSession {
         do {
             return try value(of: source, keyPath: [key])
         } catch let error as MigrationError where error.code == .evaluation {
-            throw MigrationError(.evaluation, policyPlace + error.message)
+            throw error.inPolicy(policyPlace, key: key, sourceKey: source.primaryKey)
         }
     }
 
@@ -94,7 +94,7 @@ public final class MigrationSession {
     @discardableResult
     public func createDestinationInstance(for source: ObjectID, mapping: EntityMapping) throws -> ObjectID {
         guard let entity = mapping.destinationEntity else {
-            throw MigrationError(.mapping, "entity mapping '\(mapping.name)' has no destination entity")
+            throw MigrationError.noDestinationEntity(mapping)
         }
         guard let plan = currentMapping, plan.mapping.name == mapping.name else {
             let destination = try objects.createInstance(entity: entity, preferredPrimaryKey: source.primaryKey)
@@ -145,7 +145,7 @@ public final class MigrationSession {
         } else if let relationship = destinationVersion.relationship(key, of: entity) {
             try objects.setRelationship(value, relationship: relationship, of: object, entity: entity)
         } else {
-            throw MigrationError(.evaluation, "\(policyPlace)'\(entity)' has no property '\(key)' to set")
+            throw MigrationError.noPropertyToSet(key, of: entity, policyPlace: policyPlace)
         }
     }
 
@@ -234,7 +234,37 @@ public final class MigrationSession {
     /// migration reports it: a ``MigrationError`` as it is, anything else named with where it happened.
     static func evaluationFailure(_ error: any Error, mapping: String, property: String, source: Int64?) -> any Error {
         if error is MigrationError { return error }
-        let object = source.map { " (source object \($0))" } ?? ""
-        return MigrationError(.evaluation, "mapping '\(mapping)', property '\(property)'\(object): \(error)")
+        return MigrationError.evaluation(error, mapping: mapping, property: property, sourceKey: source)
+    }
+}
+
+extension MigrationError {
+    /// `underlying`, thrown while evaluating `property` of `mapping` for the source object `sourceKey`.
+    static func evaluation(_ underlying: any Error, mapping: String, property: String, sourceKey: Int64?) -> Self {
+        let object = sourceKey.map { " (source object \($0))" } ?? ""
+        return MigrationError(
+            .evaluation, "mapping '\(mapping)', property '\(property)'\(object): \(underlying)", entityMapping: mapping,
+            property: property, sourceKey: sourceKey, underlying: underlying)
+    }
+
+    static func noDestinationEntity(_ mapping: EntityMapping) -> Self {
+        MigrationError(
+            .mapping, "entity mapping '\(mapping.name)' has no destination entity", entityMapping: mapping.name,
+            underlying: nil)
+    }
+
+    static func noPropertyToSet(_ key: String, of entity: String, policyPlace: String) -> Self {
+        MigrationError(
+            .evaluation, "\(policyPlace)'\(entity)' has no property '\(key)' to set", entity: entity, property: key,
+            underlying: nil)
+    }
+
+    /// This evaluation error, raised for a policy that read the source's `key`, named with where the policy runs.
+    func inPolicy(_ place: String, key: String, sourceKey: Int64) -> Self {
+        var error = MigrationError(
+            .evaluation, place + message, entityMapping: entityMapping, entity: entity, property: property ?? key,
+            sourceKey: self.sourceKey ?? sourceKey, path: path, underlying: self)
+        error.stage = stage
+        return error
     }
 }
