@@ -37,8 +37,12 @@ extension Report {
     ///
     /// A report without a shard record counts as shard 1/1.
     ///
+    /// A cell whose repetitions several shards ran (a balanced partition) is put back together from their cells
+    /// with ``Cell/combining(_:)``, as a single run builds it from its repetitions.
+    ///
     /// - Throws: ``MergeError`` for reports of different commits, scenario sets or matrices, a shard or a cell
-    ///   present twice, or a missing shard (named).
+    ///   present twice, a cell's repetitions run twice or by no shard, a missing shard (named), or shards that
+    ///   compared a share of a cell's repetitions with a baseline when `baseline` is not given.
     public static func merging(
         _ files: [ReportFile], runID: String, startedAt: String, command: [String],
         baseline: ReportFile? = nil
@@ -80,6 +84,11 @@ extension Report {
             }
             merged.applyBaseline(merged.compare(to: baseline.report, baselineFile: baseline.file))
         } else if let comparison = try combinedComparison(ordered.map { files[$0] }, cells: cells) {
+            if let split = records.indices.first(where: { records[$0].repetitions != nil }) {
+                throw MergeError(
+                    "\(files[split].file) ran some of a cell's repetitions, which its own baseline comparison cannot "
+                        + "judge: give merge --baseline to compare the merged cells once")
+            }
             merged.baseline = comparison
             merged.verdict = .decide(cells: merged.cells, baseline: comparison)
         }
@@ -138,15 +147,15 @@ extension Report {
         return byIndex
     }
 
-    /// Every cell of the shards, in the order of the whole matrix; refuses a cell present twice or a matrix that
-    /// the shards do not fill.
+    /// Every cell of the shards, in the order of the whole matrix, a cell whose repetitions several shards ran put
+    /// back together (``Cell/combining(_:)``); refuses a cell present twice, repetitions run twice or by no shard,
+    /// or a matrix that the shards do not fill.
     private static func matrixCells(
         _ files: [ReportFile], _ records: [ShardRecord], order: [Int]
     ) throws(MergeError)
         -> [Cell]
     {
-        var owner: [String: Int] = [:]
-        var placed: [Int: Cell] = [:]
+        var parts: [Int: [(file: Int, cell: Cell, share: RepetitionShare?)]] = [:]
         for index in order {
             let (file, record) = (files[index], records[index])
             guard record.positions.count == file.report.cells.count else {
@@ -154,25 +163,58 @@ extension Report {
                     "\(file.file): its shard record lists \(record.positions.count) cells, it holds "
                         + "\(file.report.cells.count)")
             }
+            let shares = Dictionary(
+                (record.repetitions ?? []).map { ($0.position, $0) }, uniquingKeysWith: { first, _ in first })
             for (position, cell) in zip(record.positions, file.report.cells) {
-                if let earlier = owner[cell.id] {
-                    throw MergeError("cell \(cell.id) is in both \(files[earlier].file) and \(file.file)")
+                guard (0..<record.matrixCells).contains(position) else {
+                    throw MergeError("\(file.file): cell \(cell.id) claims place \(position) of the matrix")
                 }
-                owner[cell.id] = index
-                guard (0..<record.matrixCells).contains(position), placed[position] == nil else {
-                    throw MergeError("\(file.file): cell \(cell.id) claims place \(position) of the matrix, taken")
+                let share = shares[position]
+                if let earlier = parts[position]?.first, share == nil || earlier.share == nil {
+                    throw MergeError(
+                        earlier.cell.id == cell.id
+                            ? "cell \(cell.id) is in both \(files[earlier.file].file) and \(file.file)"
+                            : "\(file.file): cell \(cell.id) claims place \(position) of the matrix, taken")
                 }
-                placed[position] = cell
+                parts[position, default: []].append((index, cell, share))
             }
         }
+        let cells = try parts.keys.sorted().map { position throws(MergeError) in
+            try combined(parts[position] ?? [], files: files)
+        }
         let record = records[order[0]]
-        let cells = placed.keys.sorted().map { placed[$0]! }
-        guard cells.count == record.matrixCells, ShardRecord.digest(cells.map(\.id)) == record.matrix else {
+        let ids = cells.map(\.id)
+        guard cells.count == record.matrixCells, ShardRecord.digest(ids) == record.matrix else {
             throw MergeError(
                 "the shards hold \(cells.count) of the matrix's \(record.matrixCells) cells, not the same ones "
                     + "(\(order.map { files[$0].file }.joined(separator: ", ")))")
         }
         return cells
+    }
+
+    /// One cell from the shards that ran it: the one shard's cell, or the cells of the shards that ran some of its
+    /// repetitions each, put together in the order of their repetitions. Refuses parts that are not one cell, or
+    /// whose repetitions are not each of 1…R once.
+    private static func combined(
+        _ parts: [(file: Int, cell: Cell, share: RepetitionShare?)], files: [ReportFile]
+    ) throws(MergeError) -> Cell {
+        let first = parts[0]
+        guard parts.count > 1 || first.share != nil else { return first.cell }
+        let ordered = parts.sorted { ($0.share?.repetitions.first ?? 0) < ($1.share?.repetitions.first ?? 0) }
+        let ran = ordered.flatMap { $0.share?.repetitions ?? [] }
+        let total = first.share?.of ?? 0
+        let names = ordered.map {
+            "\($0.share?.repetitions.map(String.init).joined(separator: ",") ?? "?") in "
+                + files[$0.file].file
+        }.joined(separator: "; ")
+        guard ordered.allSatisfy({ $0.cell.id == first.cell.id && $0.share?.of == total }) else {
+            throw MergeError("cell \(first.cell.id): its shares of repetitions do not match (\(names))")
+        }
+        guard ran.sorted() == Array(1...max(total, 1)) else {
+            throw MergeError(
+                "cell \(first.cell.id): the shards ran repetitions \(names), not each of 1…\(total) once")
+        }
+        return Cell.combining(ordered.map(\.cell))
     }
 
     /// A check's findings and steps from every shard: steps in the order of their cells, findings without repeats,

@@ -19,6 +19,9 @@ public struct ShardRecord: Sendable, Hashable, Codable {
     public var matrix: String
     /// The place of each of this report's cells in the whole matrix, from 0, in the order of ``Report/cells``.
     public var positions: [Int]
+    /// The cells of this report that hold only some of their repetitions (a balanced partition shares out the
+    /// repetitions of a long cell), or nil when every cell is whole.
+    public var repetitions: [RepetitionShare]?
 
     /// The partition that gives each cell the shard its id hashes highest with.
     public static let hashed = "hashed"
@@ -28,7 +31,7 @@ public struct ShardRecord: Sendable, Hashable, Codable {
     /// Creates a shard record.
     public init(
         index: Int, count: Int, partition: String, balancedBy: String?, matrixCells: Int, matrix: String,
-        positions: [Int]
+        positions: [Int], repetitions: [RepetitionShare]? = nil
     ) {
         self.index = index
         self.count = count
@@ -37,6 +40,7 @@ public struct ShardRecord: Sendable, Hashable, Codable {
         self.matrixCells = matrixCells
         self.matrix = matrix
         self.positions = positions
+        self.repetitions = repetitions
     }
 
     /// `2/4`.
@@ -52,6 +56,23 @@ public struct ShardRecord: Sendable, Hashable, Codable {
         }
         let hex = String(hash.value, radix: 16)
         return String(repeating: "0", count: 16 - hex.count) + hex
+    }
+}
+
+/// Which repetitions of one cell a shard ran, when it did not run them all.
+public struct RepetitionShare: Sendable, Hashable, Codable {
+    /// The cell's place in the whole matrix, from 0.
+    public var position: Int
+    /// The repetitions this shard ran, from 1, in order.
+    public var repetitions: [Int]
+    /// The cell's repetitions in all, every shard together.
+    public var of: Int
+
+    /// Creates a share of a cell's repetitions.
+    public init(position: Int, repetitions: [Int], of: Int) {
+        self.position = position
+        self.repetitions = repetitions
+        self.of = of
     }
 }
 

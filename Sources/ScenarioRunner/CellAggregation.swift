@@ -12,7 +12,7 @@ enum CellAggregation {
     ) -> Cell {
         let mode = Mode(
             passes: spec.mode.passes.rawValue, storage: spec.mode.storage.rawValue, path: spec.mode.path.rawValue)
-        guard let first = samples.first, failure == nil else {
+        guard !samples.isEmpty, failure == nil else {
             return Cell(
                 id: spec.id, scenario: spec.scenario, size: spec.size, mode: mode, repetitions: samples.count,
                 status: failure?.status ?? .error, failure: failure?.message ?? "no repetition finished",
@@ -20,18 +20,19 @@ enum CellAggregation {
                 total: samples.isEmpty ? unmeasured : phase(samples.map(\.total)), floor: nil, verification: nil,
                 budgets: [], memorySeries: [])
         }
-        let phases = first.phases.indices.map { index in
-            phase(samples.compactMap { $0.phases.indices.contains(index) ? $0.phases[index] : nil })
-        }
-        let total = phase(samples.map(\.total))
-        let floorSeconds = Statistic(samples: samples.map(\.floorSeconds))
-        let ratios = samples.filter { $0.floorSeconds > 0 }.map { $0.total.wallSeconds / $0.floorSeconds }
+        var cell = Cell.combining(samples.map { one($0, spec: spec, mode: mode, scenario: scenario) })
+        cell.breakdown = breakdown(samples, phases: cell.phases)
+        return cell
+    }
+
+    /// The cell of one repetition; a cell of several is their ``Cell/combining(_:)``.
+    private static func one(_ sample: CellSample, spec: CellSpec, mode: Mode, scenario: Scenario) -> Cell {
+        let total = phase([sample.total])
+        let ratio = sample.floorSeconds > 0 ? sample.total.wallSeconds / sample.floorSeconds : 0
         let floor = Floor(
-            description: floorDescription, seconds: floorSeconds,
-            ratio: floorSeconds.median > 0 ? total.wallSeconds.median / floorSeconds.median : 0,
-            ratios: ratios.count == samples.count ? Statistic(samples: ratios) : nil)
-        // The worst repetition's verification stands for the cell.
-        let verified = samples.first { !$0.verification.passed }?.verification ?? first.verification
+            description: floorDescription, seconds: Statistic(samples: [sample.floorSeconds]), ratio: ratio,
+            ratios: sample.floorSeconds > 0 ? Statistic(samples: [ratio]) : nil)
+        let verified = sample.verification
         let verification = Verification(
             passed: verified.passed, checked: verified.checked,
             violations: verified.violations.map {
@@ -40,41 +41,30 @@ enum CellAggregation {
             },
             notChecked: verified.notChecked, violationsExpected: scenario.integrity == .violations ? true : nil)
         let budgets = scenario.budgets.filter { $0.condition.selects(spec.mode, size: spec.size) }.map {
-            result($0, total: total, floor: floor)
+            BudgetResult(
+                name: $0.name, metric: $0.metric.key, phase: "migration", limit: $0.max, measured: nil,
+                unit: $0.metric.unit.rawValue, passed: false
+            ).judged(total: total, floor: floor)
         }
         let expected = verification.isAsExpected
-        let status: CellStatus =
-            !expected ? .integrityFailure : budgets.allSatisfy { $0.passed } ? .passed : .budgetExceeded
         let integrityNote =
             expected
             ? nil
             : scenario.integrity == .clean
                 ? "the verifier found \(verification.violationCount) violation(s)"
                 : "the scenario expects violations (data Core Data would lose), and the verifier found none"
-        let slowest = samples.max { $0.total.wallSeconds < $1.total.wallSeconds } ?? first
-        var cell = Cell(
-            id: spec.id, scenario: spec.scenario, size: spec.size, mode: mode, repetitions: samples.count,
-            status: status, failure: integrityNote, objects: first.objects, edges: first.edges, phases: phases,
-            total: total, floor: floor, verification: verification, budgets: budgets,
-            memorySeries: slowest.memorySeries.map {
+        return Cell(
+            id: spec.id, scenario: spec.scenario, size: spec.size, mode: mode, repetitions: 1,
+            status: expected ? .passed : .integrityFailure, failure: integrityNote, objects: sample.objects,
+            edges: sample.edges, phases: sample.phases.map { phase([$0]) }, total: total, floor: floor,
+            verification: verification, budgets: budgets,
+            memorySeries: sample.memorySeries.map {
                 MemorySample(
                     seconds: $0.seconds, heapBytes: $0.heapBytes.map(Double.init),
                     residentBytes: Double($0.residentBytes))
             },
-            unavailable: samples.reduce(into: [:]) { $0.merge($1.unavailable) { first, _ in first } },
-            countingMethods: first.countingMethods,
+            unavailable: sample.unavailable, countingMethods: sample.countingMethods,
             countThresholds: scenario.countThresholds.isEmpty ? nil : scenario.countThresholds)
-        cell.breakdown = breakdown(samples, phases: phases)
-        return cell
-    }
-
-    private static func result(_ budget: Budget, total: Phase, floor: Floor) -> BudgetResult {
-        let measured: Double? =
-            budget.metric == .floorRatio ? floor.ratio : budget.metric.value(in: total)?.median
-        // A figure that could not be measured (no jemalloc) does not pass its budget.
-        return BudgetResult(
-            name: budget.name, metric: budget.metric.key, phase: "migration", limit: budget.max,
-            measured: measured, unit: budget.metric.unit.rawValue, passed: measured.map { $0 <= budget.max } ?? false)
     }
 
     /// The total of a cell that did not run to the end: no samples (reports show the cell's status instead).

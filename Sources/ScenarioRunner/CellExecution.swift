@@ -25,6 +25,8 @@ public struct CellSpec: Sendable, Hashable, Codable {
     /// Whether the engine's profiler breaks each step down per entity mapping and stage (see ``Cell/breakdown``;
     /// on unless `--no-breakdown`; not part of ``id``).
     public var breakdown = true
+    /// Which repetition of the cell this is, from 1 (not part of ``id``).
+    public var repetition = 1
 
     /// Creates a cell.
     public init(scenarioFile: String, scenario: String, size: Int, mode: CellMode) {

@@ -123,21 +123,24 @@ public struct RunOrchestrator: Sendable {
         return cells.withLock { $0.compactMap { $0 } }
     }
 
-    /// Runs every repetition of cell `index` of `all` through ``launch`` and aggregates them; `parallel`: other
+    /// Runs the repetitions of cell `index` of `all` through ``launch`` and aggregates them; `parallel`: other
     /// cells run meanwhile.
     private func runCell(
-        _ index: Int, of all: [(scenario: Scenario, spec: CellSpec)], parallel: Bool, event: (RunEvent) -> Void
+        _ index: Int, of all: [(scenario: Scenario, spec: CellSpec, repetitions: [Int])], parallel: Bool,
+        event: (RunEvent) -> Void
     ) -> Cell {
         let item = all[index]
         let repetitions = item.scenario.repetitions(quick: options.quick)
         var samples: [CellSample] = []
         var failure: (status: CellStatus, message: String)?
-        for repetition in 1...repetitions {
+        for repetition in item.repetitions {
+            var spec = item.spec
+            spec.repetition = repetition
             event(
                 .cellStarted(
-                    index: index + 1, count: all.count, spec: item.spec, repetition: repetition,
+                    index: index + 1, count: all.count, spec: spec, repetition: repetition,
                     repetitions: repetitions))
-            switch launch(item.spec) {
+            switch launch(spec) {
             case .finished(let sample): samples.append(sample)
             case .crashed(let message): failure = (.crashed, message)
             case .failed(let message): failure = (.error, message)

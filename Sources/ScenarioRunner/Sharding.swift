@@ -84,7 +84,8 @@ public struct ShardError: Error, Sendable, CustomStringConvertible {
 /// Hashed (the default): each cell goes to the shard its id hashes highest with (rendezvous hashing over a
 /// fixed 64-bit hash, the same on every machine), so the shares are disjoint and complete, and a cell keeps
 /// its shard when scenarios are added or removed. Balanced (`--balance <report.json>`): cells are shared out
-/// by the time the report measured for each (``longestFirst(_:count:)``).
+/// by the time the report measured for each (``longestFirst(_:count:)``); a cell longer than a shard's mean time
+/// has its repetitions shared out one by one, and `merge` puts them back together.
 public struct ShardPlan: Sendable {
     /// The shard this process runs.
     public let shard: Shard
@@ -103,24 +104,83 @@ public struct ShardPlan: Sendable {
         balance = Balance(report)
     }
 
-    /// The shard of each cell (from 1), in the order given.
+    /// The shard of each cell (from 1), in the order given, for cells of one repetition each.
     public func assignments(_ cells: [CellSpec]) -> [Int] {
-        guard let balance else { return cells.map { Self.hashedShard(of: $0.id, count: shard.count) } }
-        return Self.longestFirst(cells.map(balance.seconds), count: shard.count)
+        shares(cells, repetitions: cells.map { _ in 1 }).map { $0[0] }
     }
 
-    /// The places (from 0) of this shard's cells in `cells`.
+    /// The shard (from 1) of each repetition of each cell: `shares(…)[c][r - 1]` runs repetition r of cell c,
+    /// which has `repetitions[c]` of them. A hashed plan keeps a cell whole; a balanced one shares out the
+    /// repetitions of a cell whose expected time is above a shard's mean (every cell's time over the count).
+    public func shares(_ cells: [CellSpec], repetitions: [Int]) -> [[Int]] {
+        guard let balance else {
+            return zip(cells, repetitions).map { cell, count in
+                Array(repeating: Self.hashedShard(of: cell.id, count: shard.count), count: max(count, 1))
+            }
+        }
+        let units = Self.units(cells.map(balance.seconds), repetitions: repetitions, count: shard.count)
+        let assigned = Self.longestFirst(units.map(\.seconds), count: shard.count)
+        var shares = repetitions.map { [Int](repeating: 0, count: max($0, 1)) }
+        for (unit, shard) in zip(units, assigned) {
+            for repetition in unit.repetitions { shares[unit.cell][repetition - 1] = shard }
+        }
+        return shares
+    }
+
+    /// The pieces a balanced plan shares out: each cell whole, or, when it is expected to take longer than the
+    /// mean shard, each of its repetitions alone.
+    static func units(
+        _ perRepetition: [Double], repetitions: [Int], count: Int
+    ) -> [(
+        cell: Int, repetitions: [Int], seconds: Double
+    )] {
+        let counts = repetitions.map { max($0, 1) }
+        let mean = zip(perRepetition, counts).map { $0 * Double($1) }.reduce(0, +) / Double(max(count, 1))
+        return perRepetition.indices.flatMap { cell in
+            let whole = perRepetition[cell] * Double(counts[cell])
+            guard whole > mean, counts[cell] > 1 else {
+                return [(cell, Array(1...counts[cell]), whole)]
+            }
+            return (1...counts[cell]).map { (cell, [$0], perRepetition[cell]) }
+        }
+    }
+
+    /// Each shard's expected seconds under a balanced plan (nil for a hashed one), from shard 1.
+    public func predictedSeconds(_ cells: [CellSpec], repetitions: [Int]) -> [Double]? {
+        guard let balance else { return nil }
+        var load = [Double](repeating: 0, count: shard.count)
+        for (cell, shares) in zip(cells, shares(cells, repetitions: repetitions)) {
+            for shard in shares { load[shard - 1] += balance.seconds(cell) }
+        }
+        return load
+    }
+
+    /// The places (from 0) of this shard's cells in `cells`, and the repetitions of each that it runs (from 1).
+    public func selection(_ cells: [CellSpec], repetitions: [Int]) -> [(position: Int, repetitions: [Int])] {
+        shares(cells, repetitions: repetitions).enumerated().compactMap { position, shares in
+            let here = shares.indices.filter { shares[$0] == shard.index }.map { $0 + 1 }
+            return here.isEmpty ? nil : (position, here)
+        }
+    }
+
+    /// The places (from 0) of this shard's cells in `cells`, for cells of one repetition each.
     public func positions(_ cells: [CellSpec]) -> [Int] {
-        assignments(cells).enumerated().filter { $0.element == shard.index }.map(\.offset)
+        selection(cells, repetitions: cells.map { _ in 1 }).map(\.position)
     }
 
-    /// The report's record of this shard of `cells`.
-    public func record(_ cells: [CellSpec]) -> ShardRecord {
+    /// The report's record of this shard of `cells` (of `repetitions` each; one each when nil).
+    public func record(_ cells: [CellSpec], repetitions: [Int]? = nil) -> ShardRecord {
         let ids = cells.map(\.id)
+        let repetitions = repetitions ?? cells.map { _ in 1 }
+        let selection = selection(cells, repetitions: repetitions)
+        let partial = selection.filter { $0.repetitions.count < max(repetitions[$0.position], 1) }.map {
+            RepetitionShare(position: $0.position, repetitions: $0.repetitions, of: repetitions[$0.position])
+        }
         return ShardRecord(
             index: shard.index, count: shard.count,
             partition: balance == nil ? ShardRecord.hashed : ShardRecord.balanced, balancedBy: balance?.runID,
-            matrixCells: ids.count, matrix: ShardRecord.digest(ids), positions: positions(cells))
+            matrixCells: ids.count, matrix: ShardRecord.digest(ids), positions: selection.map(\.position),
+            repetitions: partial.isEmpty ? nil : partial)
     }
 
     /// The shard (from 1) whose pairing with `id` hashes highest: rendezvous hashing over 64-bit FNV-1a, each
@@ -196,16 +256,16 @@ public struct ShardPlan: Sendable {
     }
 }
 
-/// The time each cell took in a report, to balance shards by.
+/// The time one repetition of each cell took in a report, to balance shards by.
 struct Balance: Sendable {
     /// The report's run ID.
     let runID: String
-    /// Each measured cell's seconds, by id.
+    /// Each measured cell's seconds per repetition, by id.
     let seconds: [String: Double]
-    /// Each measured cell's seconds per object, by scenario and mode, then by scenario: for cells the report has
-    /// not, scaled by size.
+    /// Each measured cell's seconds per repetition and object, by scenario and mode, then by scenario: for cells
+    /// the report has not, scaled by size.
     let perObject: [String: Double]
-    /// Seconds per cell for a cell nothing like it was measured: the mean.
+    /// Seconds per repetition for a cell nothing like it was measured: the mean.
     let fallback: Double
 
     init(_ report: Report) {
@@ -219,10 +279,10 @@ struct Balance: Sendable {
         var seconds: [String: Double] = [:]
         var rates: [String: [Double]] = [:]
         for (cell, work) in zip(measured, work) {
-            let total = work + overhead * Double(cell.repetitions)
-            seconds[cell.id] = total
+            let once = work / Double(max(cell.repetitions, 1)) + overhead
+            seconds[cell.id] = once
             for key in [Self.key(cell.scenario, cell.mode.slug), cell.scenario] {
-                rates[key, default: []].append(total / Double(max(cell.size, 1)))
+                rates[key, default: []].append(once / Double(max(cell.size, 1)))
             }
         }
         self.seconds = seconds
@@ -230,14 +290,14 @@ struct Balance: Sendable {
         fallback = seconds.isEmpty ? 1 : seconds.values.reduce(0, +) / Double(seconds.count)
     }
 
-    /// The seconds `cell` is expected to take.
+    /// The seconds one repetition of `cell` is expected to take.
     func seconds(_ cell: CellSpec) -> Double {
         if let measured = seconds[cell.id] { return measured }
         let rate = perObject[Self.key(cell.scenario, cell.mode.slug)] ?? perObject[cell.scenario]
         return rate.map { $0 * Double(cell.size) } ?? fallback
     }
 
-    /// A cell's work in one shard: each repetition's top-level phases (generation, steps, verifications) and
+    /// A cell's work in its report: each repetition's top-level phases (generation, steps, verifications) and
     /// its floor.
     static func workSeconds(_ cell: Cell) -> Double {
         let phases = cell.phases.filter { $0.group == nil || $0.name.hasPrefix("verify ") }
@@ -254,15 +314,30 @@ extension Mode {
 }
 
 extension RunOrchestrator {
-    /// The cells this process runs: its shard's (``RunOptions/shard``), or every cell, in the matrix's order.
-    public func selectedCells() -> [(scenario: Scenario, spec: CellSpec)] {
+    /// The cells this process runs, in the matrix's order, each with the repetitions (from 1) it runs: its
+    /// shard's (``RunOptions/shard``), or every cell and every repetition.
+    public func selectedCells() -> [(scenario: Scenario, spec: CellSpec, repetitions: [Int])] {
         let all = cells()
-        guard let shard = options.shard else { return all }
-        return shard.positions(all.map(\.spec)).map { all[$0] }
+        let repetitions = all.map { $0.scenario.repetitions(quick: options.quick) }
+        guard let shard = options.shard else {
+            return zip(all, repetitions).map { ($0.scenario, $0.spec, Array(1...max($1, 1))) }
+        }
+        return shard.selection(all.map(\.spec), repetitions: repetitions).map {
+            (all[$0.position].scenario, all[$0.position].spec, $0.repetitions)
+        }
     }
 
     /// The report's record of the shard run, or nil for an unsharded run.
     public func shardRecord() -> ShardRecord? {
-        options.shard?.record(cells().map(\.spec))
+        let all = cells()
+        return options.shard?.record(
+            all.map(\.spec), repetitions: all.map { $0.scenario.repetitions(quick: options.quick) })
+    }
+
+    /// Each shard's expected seconds under a balanced plan, from shard 1, or nil.
+    public func predictedShardSeconds() -> [Double]? {
+        let all = cells()
+        return options.shard?.predictedSeconds(
+            all.map(\.spec), repetitions: all.map { $0.scenario.repetitions(quick: options.quick) })
     }
 }

@@ -79,7 +79,12 @@ struct RunCommand: ParsableCommand {
             if let (plan, line) = try sharding.plan() {
                 options.shard = plan
                 let orchestrator = RunOrchestrator(scenarios: loaded, options: options) { _ in .failed("") }
-                printNow("\(line): \(orchestrator.selectedCells().count) of \(orchestrator.cells().count) cells")
+                let selected = orchestrator.selectedCells()
+                let partial = selected.filter { $0.repetitions.count < $0.scenario.repetitions(quick: quick) }.count
+                printNow(
+                    "\(line): \(selected.count) of \(orchestrator.cells().count) cells"
+                        + (partial > 0 ? " (\(partial) with only some of their repetitions)" : "")
+                        + (orchestrator.predictedShardSeconds().map(Self.predicted) ?? ""))
             }
             let report = try ReportRun(out: out, baseline: baseline, history: history.map(RunHistory.init)).run(
                 scenarios: loaded, options: options, command: ["run"] + CommandLine.arguments.dropFirst(2))
@@ -100,6 +105,14 @@ struct RunCommand: ParsableCommand {
             throw InputError("--sizes: \(sizes.count) sizes; the limit is \(InputLimits.sizesPerList)")
         }
         return sizes
+    }
+
+    /// `; predicted slowest shard 812 s, 1.07× the mean (760 s)`: what the balancing report's times promise.
+    static func predicted(_ seconds: [Double]) -> String {
+        let mean = seconds.reduce(0, +) / Double(max(seconds.count, 1))
+        let slowest = seconds.max() ?? 0
+        return "; predicted slowest shard \(Int(slowest.rounded())) s, "
+            + String(format: "%.2f", mean > 0 ? slowest / mean : 1) + "× the mean (\(Int(mean.rounded())) s)"
     }
 
     static func filter(_ options: inout RunOptions, _ text: String) throws {
