@@ -23,6 +23,9 @@ public struct IntegrityVerifier: Sendable {
     public let destination: ModelVersion
     /// The compiled mapping models, one per pass; the inferred one when none was given.
     public let mappingModels: [CompiledMappingModel]
+    /// Whether every check runs on the calling thread instead of two: under valgrind, whose threads take turns
+    /// anyway, so that the calling thread's instruction count is the whole verification's, not its share.
+    package var runsOnOneThread = false
 
     /// Compiles the mapping models (or infers the lightweight one) against the two versions.
     ///
@@ -58,7 +61,7 @@ public struct IntegrityVerifier: Sendable {
     ) throws(VerificationError) -> VerificationResult {
         let run = try VerificationRun(
             verifier: self, sourcePath: sourcePath, destinationPath: destinationPath)
-        // Two threads, each on its own connection. The checks that build on the object comparisons (the edges,
+        // Two threads (unless runsOnOneThread), each on its own connection. The checks that build on the object comparisons (the edges,
         // the objects without a source, and the row rules the comparisons counted on the way) come after them.
         let checks = SharedChecks(
             [
@@ -74,7 +77,7 @@ public struct IntegrityVerifier: Sendable {
                 .init(afterComparisons: true) { $0.checkRequiredValues() },
                 .init { $0.checkCountsAndUniqueness() },
             ])
-        return checks.run(on: (run, try VerificationRun(companionOf: run))).result
+        return checks.run(on: run, companion: runsOnOneThread ? nil : try VerificationRun(companionOf: run)).result
     }
 }
 

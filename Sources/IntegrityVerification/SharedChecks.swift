@@ -49,21 +49,25 @@ final class SharedChecks: @unchecked Sendable {
         found = Array(repeating: nil, count: checks.count)
     }
 
-    /// Runs every check, on `runs.0` on the calling thread and `runs.1` on a new one for each round, and
-    /// returns what they found.
-    func run(on runs: (VerificationRun, VerificationRun)) -> ViolationCollector {
+    /// Runs every check, on `run` on the calling thread and, for each round, on `companion` on a new thread (or,
+    /// without a companion, every check on the calling thread), and returns what they found.
+    func run(on run: VerificationRun, companion: VerificationRun?) -> ViolationCollector {
         for index in rounds.indices {
             lock.withLock {
                 round = index
                 next = 0
             }
+            guard let companion else {
+                work(run)
+                continue
+            }
             let finished = DispatchSemaphore(value: 0)
-            let other = UncheckedHandOver(runs.1)
+            let other = UncheckedHandOver(companion)
             Thread.detachNewThread { [self] in
                 work(other.run)
                 finished.signal()
             }
-            work(runs.0)
+            work(run)
             finished.wait()
         }
         let result = ViolationCollector()

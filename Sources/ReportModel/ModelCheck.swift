@@ -165,6 +165,9 @@ public struct CheckStep: Sendable, Hashable, Codable {
     public var verifySeconds: Double?
     /// Why the step failed, when it did.
     public var failure: String?
+    /// The migration's instructions (`check --instructions`, counted under callgrind), or nil when not counted
+    /// (the step's cell says why in ``Cell/unavailable``).
+    public var instructions: Int?
 
     /// Creates a step.
     public init(

@@ -193,7 +193,8 @@ public struct CellExecution {
             meter.samples.append(stepPhase)
 
             meter.begin("verify \(step.name)")
-            let result = try setup.verify(step, source: current, destination: next)
+            let result = try setup.verify(
+                step, source: current, destination: next, onOneThread: meter.countsUnderCallgrind)
             meter.end(objects: objects, edges: edges)
             verification.add(result, step: step.name, checked: objects + edges)
 

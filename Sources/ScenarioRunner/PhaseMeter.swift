@@ -101,6 +101,13 @@ public final class PhaseMeter {
         heap.trackCallingThread()
     }
 
+    /// Whether instructions are counted under callgrind, which counts the measuring thread alone: work that would
+    /// be shared with another thread (verification) then stays on the measuring one, to be counted whole.
+    public var countsUnderCallgrind: Bool {
+        if case .callgrind = instructions.method { return true }
+        return false
+    }
+
     /// Each count this meter cannot measure, keyed by metric, with why.
     public var unavailable: [String: String] {
         var reasons: [String: String] = [:]

@@ -43,19 +43,25 @@ package struct ScenarioSetup {
     /// Checks the store a step made against the store it started from, with the verifier, which re-derives
     /// its expectations on its own: from the mapping files of a heavyweight step, and from the two versions for
     /// a lightweight one.
-    func verify(_ step: MigrationStepPlan, source: String, destination: String) throws -> VerificationResult {
-        try Self.verify(step, history: history, mappingModels: mappingModels, source: source, destination: destination)
+    func verify(
+        _ step: MigrationStepPlan, source: String, destination: String, onOneThread: Bool = false
+    ) throws -> VerificationResult {
+        try Self.verify(
+            step, history: history, mappingModels: mappingModels, source: source, destination: destination,
+            onOneThread: onOneThread)
     }
 
-    /// Checks the store `step` made at `destination` against `source`, as ``verify(_:source:destination:)``.
+    /// Checks the store `step` made at `destination` against `source`, as ``verify(_:source:destination:onOneThread:)``;
+    /// `onOneThread` runs every check on the calling thread (see `IntegrityVerifier.runsOnOneThread`).
     package static func verify(
         _ step: MigrationStepPlan, history: ModelHistory, mappingModels: [MappingModel], source: String,
-        destination: String
+        destination: String, onOneThread: Bool = false
     ) throws -> VerificationResult {
         let models = StoreMigrator.mappingModels(mappingModels, from: step.from, to: step.to, in: history)
-        let verifier = try IntegrityVerifier(
+        var verifier = try IntegrityVerifier(
             source: try history.requireVersion(step.from), destination: try history.requireVersion(step.to),
             mappingModels: step.kind == .heavyweight ? models : [])
+        verifier.runsOnOneThread = onOneThread
         return try verifier.verify(sourceStoreAt: source, destinationStoreAt: destination)
     }
 }

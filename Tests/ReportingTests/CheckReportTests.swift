@@ -54,4 +54,25 @@ struct CheckReportTests {
         #expect(section.lowerBound < cells.lowerBound)
         #expect(html.contains("inferred, but fails &lt;on&gt; every device") && html.contains("2 MiB"))
     }
+
+    /// A step whose instructions were counted (`check --instructions`) shows them in the step tables; one that
+    /// was not says "unavailable" beside it; without any counted, the tables have no such column.
+    @Test func countedStepsShowTheirInstructions() throws {
+        #expect(!MarkdownSummary.render(Self.report).contains("Instructions"))
+        #expect(!HTMLReport.render(Self.report).contains("<th class=\"num\">Instructions</th>"))
+        var report = Self.report
+        var counted = try #require(report.check?.steps.first)
+        counted.failure = nil
+        counted.outcome = .passed
+        counted.instructions = 21_640_518
+        report.check?.steps.append(counted)
+        #expect(try ReportJSON.decode(from: ReportJSON.encode(report)) == report)
+        let markdown = MarkdownSummary.render(report)
+        #expect(markdown.contains("| Peak heap | Instructions |"), "\(markdown)")
+        #expect(markdown.contains("MiB | 21,640,518 |") && markdown.contains("MiB | unavailable |"), "\(markdown)")
+        let html = HTMLReport.render(report)
+        #expect(html.contains("<th class=\"num\">Instructions</th>"))
+        #expect(html.contains("<td class=\"num\">21,640,518</td>"))
+        #expect(html.contains("<td class=\"num\">unavailable</td>"))
+    }
 }

@@ -20,10 +20,14 @@ struct CheckCommand: ParsableCommand {
             way. Every step is verified and measured. \
             Findings, each with a stable code and a severity: needsMappingModel, needsValue, dataLoss, \
             staleMappingModel, invalidMappingModel, identicalVersionHashes, mappingModelSkipsVersions, \
-            backwardMappingModel, pathsDiffer, policyNotSimulated, shapeDefaults and otherModelsMappingModel (notes), verificationFailed, migrationFailed, overTimeBudget, overMemoryBudget. Exit \
+            backwardMappingModel, pathsDiffer, policyNotSimulated, shapeDefaults and otherModelsMappingModel (notes), verificationFailed, migrationFailed, overTimeBudget, overMemoryBudget. With \
+            --instructions, each store is measured again in a child process of its own under valgrind's callgrind, \
+            and each phase's instructions (client requests mark the phases, only the measuring thread counted) \
+            join the report, each step's in its "instructions"; without valgrind they are unavailable, with the \
+            reason. Exit \
             codes: 0 clean (warnings allowed), 1 bad input, 2 an error finding, 3 only budgets exceeded. JSON: \
             {"model", "current", \
-            "steps": [{"from", "to", "kind", "mapping", "outcome", "seconds", "peakHeapBytes"}], "findings": \
+            "steps": [{"from", "to", "kind", "mapping", "outcome", "seconds", "peakHeapBytes", "instructions"}], "findings": \
             [{"code", "severity", "from", "to", "entity", "property", "message"}]}.
             """)
 
@@ -91,6 +95,22 @@ struct CheckCommand: ParsableCommand {
     @Flag(name: .long, help: "Print JSON instead of text.")
     var json = false
 
+    @Flag(
+        name: .long,
+        help: ArgumentHelp(
+            "Count each step's instructions under valgrind's callgrind, phase by phase: each store is measured "
+                + "again in a child process of its own under it (about 20 to 50 times slower), and the counts join "
+                + "this check's report, whose times stay this run's."))
+    var instructions = false
+
+    /// The counting run of `--instructions` (see ``CheckCounting``): where to write each cell's sample.
+    @Option(name: .customLong(String(CheckCounting.samplesOption.dropFirst(2))), help: .hidden)
+    var instructionSamples: String?
+
+    /// The counting run of `--instructions`: the one store it measures, by its place in the check's order.
+    @Option(name: .customLong(String(CheckCounting.storeOption.dropFirst(2))), help: .hidden)
+    var instructionStore: Int?
+
     @OptionGroup var sharding: ShardOptions
 
     func run() throws {
@@ -108,6 +128,7 @@ struct CheckCommand: ParsableCommand {
                 throw InputError("--max-step-seconds: '\(maxStepSeconds)' is not a number of seconds from 0")
             }
             options.maxStepSeconds = maxStepSeconds
+            options.store = instructionStore
             if let maxStepHeap {
                 guard let bytes = ScenarioLoader.quantity(maxStepHeap.replacingOccurrences(of: " ", with: "")),
                     bytes > 0
@@ -126,10 +147,20 @@ struct CheckCommand: ParsableCommand {
                 "migration-bench-check-\(getpid())")
             defer { try? FileManager.default.removeItem(at: work) }
             let display = RunDisplay()
-            let outcome = try checker.run(heap: currentHeapStatistics(), folder: work.path) { step in
-                if !json { display.show(step) }
+            let quiet = json || instructionSamples != nil
+            var outcome = try checker.run(heap: currentHeapStatistics(), folder: work.path) { step in
+                if !quiet { display.show(step) }
             }
             display.finish()
+            if let instructionSamples {
+                try JSONEncoder().encode(outcome.samples).write(to: URL(fileURLWithPath: instructionSamples))
+                return
+            }
+            if instructions {
+                if !json { printNow("counting instructions: each store again, under callgrind") }
+                CheckCounting.count(
+                    &outcome, check: Array(CommandLine.arguments.dropFirst()), folder: work.path + "-callgrind")
+            }
             var report = CheckReport(outcome: outcome, started: started)
             if let history { report.report = try RunHistory(folder: history).record(report.report) }
             exitCode = Int32(report.report.verdict.exitCode)

@@ -64,6 +64,7 @@ struct CheckJSON: Encodable {
 
     private enum Key: String, CodingKey {
         case model, current, steps, findings, origin, size, from, to, kind, mapping, outcome, seconds, peakHeapBytes
+        case instructions
         case code, severity, entity, property, message
     }
 
@@ -83,6 +84,7 @@ struct CheckJSON: Encodable {
             try item.encode(step.outcome, forKey: .outcome)
             try item.encode(step.seconds, forKey: .seconds)
             try item.encode(step.peakHeapBytes, forKey: .peakHeapBytes)
+            try item.encode(step.instructions, forKey: .instructions)
         }
         var findings = container.nestedUnkeyedContainer(forKey: .findings)
         for finding in check.findings {

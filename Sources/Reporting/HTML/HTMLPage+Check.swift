@@ -26,6 +26,8 @@ extension HTMLPage {
             let time: String
             let peakHeap: String
             let verifyTime: String
+            /// The migration's instructions (`check --instructions`), or "unavailable".
+            let instructions: String
         }
 
         static let chips: [Finding.Severity: String] = [
@@ -36,6 +38,8 @@ extension HTMLPage {
         let current: String
         let findings: [FindingRow]
         let steps: [StepRow]
+        /// Whether any step's instructions were counted: only then has the table their column.
+        let counted: Bool
 
         init(_ check: ModelCheck) {
             model = check.model
@@ -48,8 +52,10 @@ extension HTMLPage {
                     status: step.outcome == .passed ? "passed" : "integrity-failure",
                     time: step.seconds.map { Format.seconds($0) } ?? "—",
                     peakHeap: Format.bytes(step.peakHeapBytes.map(Double.init)),
-                    verifyTime: step.verifySeconds.map { Format.seconds($0) } ?? "—")
+                    verifyTime: step.verifySeconds.map { Format.seconds($0) } ?? "—",
+                    instructions: step.instructions.map { Format.count($0) } ?? Format.unavailable)
             }
+            counted = check.steps.contains { $0.instructions != nil }
         }
     }
 }
@@ -93,12 +99,13 @@ extension HTMLTemplate {
           <table>
             <thead><tr><th>Store made at</th><th class="num">Objects per entity</th><th>Step</th><th>Kind</th>
               <th>Mapping</th><th>Outcome</th><th class="num">Time</th><th class="num">Peak heap</th>
-              <th class="num">Verification time</th></tr></thead>
+              <th class="num">Verification time</th>{{#counted}}<th class="num">Instructions</th>{{/counted}}</tr></thead>
             <tbody>
             {{#steps}}
             <tr><td>{{origin}}</td><td class="num">{{size}}</td><td>{{step}}</td><td class="kind">{{kind}}</td>
               <td>{{mapping}}</td><td><span class="chip status-{{status}}">{{outcome}}</span></td>
-              <td class="num">{{time}}</td><td class="num">{{peakHeap}}</td><td class="num">{{verifyTime}}</td></tr>
+              <td class="num">{{time}}</td><td class="num">{{peakHeap}}</td><td class="num">{{verifyTime}}</td>
+              {{#counted}}<td class="num">{{instructions}}</td>{{/counted}}</tr>
             {{/steps}}
             </tbody>
           </table>

@@ -13,15 +13,18 @@ public enum MarkdownSummary {
                 alignments: "| --- | --- | --- | --- | --- |",
                 rows: check.findings.map { [$0.severity.rawValue, $0.code, $0.steps, $0.subject, $0.message] })
             lines += ["", "### Steps", ""]
+            // Instructions have a column when a step's were counted (`check --instructions`).
+            let counted = check.steps.contains { $0.instructions != nil }
             lines += table(
-                header: ["Store made at", "Objects per entity", "Step", "Kind", "Outcome", "Time", "Peak heap"],
-                alignments: "| --- | ---: | --- | --- | --- | ---: | ---: |",
+                header: ["Store made at", "Objects per entity", "Step", "Kind", "Outcome", "Time", "Peak heap"]
+                    + (counted ? ["Instructions"] : []),
+                alignments: "| --- | ---: | --- | --- | --- | ---: | ---: |" + (counted ? " ---: |" : ""),
                 rows: check.steps.map { step in
                     [
                         step.origin, Format.count(step.size), "\(step.from) → \(step.to)", step.kind,
                         step.outcome.rawValue, step.seconds.map { Format.seconds($0) } ?? "—",
                         Format.bytes(step.peakHeapBytes.map(Double.init)),
-                    ]
+                    ] + (counted ? [step.instructions.map { Format.count($0) } ?? Format.unavailable] : [])
                 })
             lines += ["", "### Stores", ""]
         }

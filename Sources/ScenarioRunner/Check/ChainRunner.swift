@@ -26,6 +26,8 @@ struct ChainRunner {
     private(set) var stepSeconds = 0.0
     /// Seconds of verification alone.
     private(set) var verifySeconds = 0.0
+    /// What each cell measured, by cell id, before it became the report's cell.
+    private(set) var samples: [String: CellSample] = [:]
 
     init(checker: ModelChecker, heap: any HeapStatistics) throws {
         self.checker = checker
@@ -95,7 +97,7 @@ struct ChainRunner {
                 meter.begin("verify \(plan.name)", group: plan.name)
                 let result = try ScenarioSetup.verify(
                     plan, history: history, mappingModels: checker.mappings.models, source: source,
-                    destination: next)
+                    destination: next, onOneThread: meter.countsUnderCallgrind)
                 let verified = meter.end(objects: generated.totalObjects, edges: edges)
                 measure(verified)
                 verifySeconds += verified?.wallSeconds ?? 0
@@ -123,6 +125,7 @@ struct ChainRunner {
             steps: [], objects: generated.totalObjects, edges: edges, verification: verification, memorySeries: [],
             unavailable: meter.unavailable, countingMethods: meter.countingMethods)
         meter.samples.removeSubrange(first...)
+        samples[spec(link, size: size).id] = sample
         return cell(link, size: size, sample: sample, failure: failure)
     }
 

@@ -36,6 +36,9 @@ public struct ModelChecker {
         public var maxStepHeapBytes: Int?
         /// Only this shard's stores (`--shard I/N`); nil: every one.
         public var shard: ShardPlan?
+        /// Only the store at this place of the check's order (``Outcome/places``), whatever the shard: each
+        /// counting run of `check --instructions` measures one store in a process of its own.
+        public var store: Int?
         /// What runs an entity mapping whose policy class is bound to no registered policy.
         public var unboundPolicies = UnboundPolicies.error
         /// Whether each consecutive step also runs (progressive), or nil to decide from the mapping models:
@@ -63,6 +66,11 @@ public struct ModelChecker {
         public var verifySeconds: Double
         /// The report's record of the shard run, or nil for an unsharded check.
         public var shard: ShardRecord?
+        /// What each cell measured, by cell id: under callgrind, the parts that hold each phase's instructions
+        /// (see ``addInstructions(counted:parts:method:)``).
+        public var samples: [String: CellSample] = [:]
+        /// The place of each cell's store in the check's order (``Options/store``), in the order of ``cells``.
+        public var places: [Int] = []
     }
 
     let modelPath: String
@@ -154,8 +162,10 @@ public struct ModelChecker {
         var cells: [Cell] = []
         let stores = options.sizes.flatMap { size in links.map { (size: size, link: $0) } }
         let specs = stores.map { runner.spec($0.link, size: $0.size) }
-        let chosen = options.shard.map { Set($0.positions(specs)) }
+        let chosen = options.store.map { Set([$0]) } ?? options.shard.map { Set($0.positions(specs)) }
+        var places: [Int] = []
         for (place, (size, link)) in stores.enumerated() where chosen?.contains(place) ?? true {
+            places.append(place)
             let work = "\(folder)/\(size)-\(place)"
             try FileManager.default.createDirectory(atPath: work, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(atPath: work) }
@@ -170,7 +180,8 @@ public struct ModelChecker {
         return Outcome(
             check: check, cells: cells, scenarios: links.map(summary),
             overheadSeconds: max(0, total - runner.measuredSeconds), stepSeconds: runner.stepSeconds,
-            verifySeconds: runner.verifySeconds, shard: options.shard?.record(specs))
+            verifySeconds: runner.verifySeconds, shard: options.shard?.record(specs), samples: runner.samples,
+            places: places)
     }
 
     /// The report's summary of the step `link`.
