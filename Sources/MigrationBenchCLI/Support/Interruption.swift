@@ -37,8 +37,16 @@ enum Interruption {
         sigaddset(&signals, SIGTERM)
         pthread_sigmask(SIG_BLOCK, &signals, nil)
         let blocked = signals
+        // The command goes on once the waiter runs: the runtime's caches (Swift's type metadata among them) that
+        // starting a thread fills are then filled at the same point of every run, not when the scheduler happens
+        // to let the waiter start. Under callgrind, which counts one thread, the order in which two threads fill
+        // a shared hash table decides how long the measured thread's later lookups take: with the waiter starting
+        // at a time of its own, a floor child of `benchmark generator --instructions` counted 7,003,819 or
+        // 7,098,338-7,100,066 instructions for the same work.
+        let running = DispatchSemaphore(value: 0)
         let waiter = Thread {
             var waited = blocked
+            running.signal()
             while true {
                 var received: Int32 = 0
                 guard sigwait(&waited, &received) == 0 else { continue }
@@ -46,6 +54,7 @@ enum Interruption {
             }
         }
         waiter.start()
+        running.wait()
         if let parent = ProcessInfo.processInfo.environment[parentVariable].flatMap(Int32.init) {
             _ = setParentDeathSignal(1, UInt(SIGTERM), 0, 0, 0)  // prctl(PR_SET_PDEATHSIG, SIGTERM)
             // The parent may have died before the request was made.
