@@ -183,11 +183,16 @@ package struct YAMLSyntaxError: Error {
 /// file is read as YAML once its tabs, which JSON allows as white space and YAML does not, are spaces (valid
 /// JSON has no raw tab inside a string).
 ///
+/// Composed with Yams' `Resolver.basic` (no implicit typing): every reader takes a scalar's text and
+/// converts it itself, so the default resolver's seven regular expressions, compiled on first use (about 17
+/// million instructions, more than reading a whole model file), would buy nothing. Duplicate keys are still
+/// found: two keys are equal when their texts are.
+///
 /// - Returns: nil for an empty document.
 package func composeYAML(_ text: String, file: String) throws(YAMLSyntaxError) -> Node? {
     let source = file.lowercased().hasSuffix(".json") ? text.replacingOccurrences(of: "\t", with: " ") : text
     do {
-        return try Yams.compose(yaml: source)
+        return try Yams.compose(yaml: source, .basic)
     } catch let error as YamlError {
         switch error {
         case .scanner(let context, let problem, let mark, _), .parser(let context, let problem, let mark, _),
