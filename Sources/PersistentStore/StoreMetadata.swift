@@ -37,47 +37,64 @@ public struct StoreMetadata: Sendable, Hashable {
         if let problem = BinaryPropertyList.problem(in: plist) {
             throw StoreError(.unreadableMetadata, "Z_METADATA.Z_PLIST is damaged: \(problem)")
         }
-        let object: Any
+        let object: PropertyListValue
         do {
-            object = try PropertyListSerialization.propertyList(from: Data(plist), options: [], format: nil)
+            object = try BinaryPropertyList.parse(plist)
         } catch {
-            throw StoreError(
-                .unreadableMetadata, "Z_METADATA.Z_PLIST is not a property list (\(InputLimits.describe(error)))")
+            throw StoreError(.unreadableMetadata, "Z_METADATA.Z_PLIST is not a property list (\(error.message))")
         }
-        guard let dictionary = object as? [String: Any] else {
+        guard case .dictionary(let dictionary) = object else {
             throw StoreError(.unreadableMetadata, "Z_METADATA.Z_PLIST is not a dictionary")
         }
-        guard let hashes = dictionary["NSStoreModelVersionHashes"] as? [String: Any] else {
+        guard case .dictionary(let hashes)? = dictionary["NSStoreModelVersionHashes"] else {
             throw StoreError(.unreadableMetadata, "the metadata has no NSStoreModelVersionHashes")
         }
         var versionHashes: [String: VersionHash] = [:]
         for (entity, value) in hashes {
-            guard let data = value as? Data, let hash = VersionHash(bytes: Array(data)) else {
+            guard case .data(let bytes) = value, let hash = VersionHash(bytes: bytes) else {
                 throw StoreError(.unreadableMetadata, "the version hash of '\(entity)' is not 32 bytes", entity: entity)
             }
             versionHashes[entity] = hash
         }
-        self.storeType = dictionary["NSStoreType"] as? String ?? "SQLite"
-        self.uuid = (dictionary["NSStoreUUID"] as? String) ?? uuid
+        self.storeType = Self.string(dictionary["NSStoreType"]) ?? "SQLite"
+        self.uuid = Self.string(dictionary["NSStoreUUID"]) ?? uuid
         self.versionHashes = versionHashes
-        self.versionIdentifiers = dictionary["NSStoreModelVersionIdentifiers"] as? [String] ?? []
-        self.frameworkVersion = (dictionary["NSPersistenceFrameworkVersion"] as? NSNumber)?.intValue
-        self.modelVersionName = dictionary[Self.modelVersionNameKey] as? String
+        if case .array(let items)? = dictionary["NSStoreModelVersionIdentifiers"] {
+            let texts = items.compactMap(Self.string)
+            self.versionIdentifiers = texts.count == items.count ? texts : []
+        } else {
+            self.versionIdentifiers = []
+        }
+        switch dictionary["NSPersistenceFrameworkVersion"] {
+        case .integer(let number)?: self.frameworkVersion = Int(clamping: number)
+        case .real(let number)? where number.isFinite && abs(number) < 0x1p62: self.frameworkVersion = Int(number)
+        case .boolean(let flag)?: self.frameworkVersion = flag ? 1 : 0
+        default: self.frameworkVersion = nil
+        }
+        self.modelVersionName = Self.string(dictionary[Self.modelVersionNameKey])
     }
 
-    /// Encodes the metadata as Core Data does: a binary property list.
-    ///
-    /// Encoded through `PropertyListEncoder` rather than from a `[String: Any]`: a Swift dictionary's order
-    /// changes from one instance to the next, and with it the bytes, so the same store would not be
-    /// written the same way twice.
+    /// The text of a string value, else nil.
+    private static func string(_ value: PropertyListValue?) -> String? {
+        guard case .string(let text)? = value else { return nil }
+        return text
+    }
+
+    /// Encodes the metadata as Core Data does: a binary property list, laid out as Core Foundation lays it
+    /// out. The keys are written in one fixed order and the hashes in order of entity name, so the same store
+    /// is written the same way twice.
     public func plist() throws(StoreError) -> [UInt8] {
-        let encoder = PropertyListEncoder()
-        encoder.outputFormat = .binary
-        do {
-            return Array(try encoder.encode(EncodedMetadata(self)))
-        } catch {
-            throw StoreError(.unreadableMetadata, "the metadata could not be encoded: \(error)")
-        }
+        var hashes = PropertyListDictionary()
+        for entity in versionHashes.keys.sorted() { hashes[entity] = .data(versionHashes[entity]?.bytes ?? []) }
+        var dictionary: PropertyListDictionary = [
+            "NSStoreType": .string(storeType), "NSStoreUUID": .string(uuid),
+            "NSStoreModelVersionHashes": .dictionary(hashes), "NSStoreModelVersionHashesVersion": .integer(3),
+            "NSStoreModelVersionHashesDigest": .string(ModelVersion.digest(of: versionHashes)),
+            "NSStoreModelVersionIdentifiers": .array(versionIdentifiers.map { .string($0) }),
+        ]
+        dictionary["NSPersistenceFrameworkVersion"] = frameworkVersion.map { .integer(Int64($0)) }
+        dictionary[Self.modelVersionNameKey] = modelVersionName.map { .string($0) }
+        return BinaryPropertyList.encode(.dictionary(dictionary))
     }
 
     /// Whether a store with this metadata can be opened with `version`: the hashes are equal, entity by entity.
@@ -89,32 +106,5 @@ public struct StoreMetadata: Sendable, Hashable {
     public func mismatchedEntities(against version: ModelVersion) -> [String] {
         let names = Set(versionHashes.keys).union(version.versionHashes.keys)
         return names.filter { versionHashes[$0] != version.versionHashes[$0] }.sorted()
-    }
-}
-
-/// The metadata dictionary's keys and values, as Core Data names them.
-private struct EncodedMetadata: Encodable {
-    let metadata: StoreMetadata
-
-    init(_ metadata: StoreMetadata) {
-        self.metadata = metadata
-    }
-
-    enum CodingKeys: String, CodingKey {
-        case NSStoreType, NSStoreUUID, NSStoreModelVersionHashes, NSStoreModelVersionHashesVersion
-        case NSStoreModelVersionHashesDigest, NSStoreModelVersionIdentifiers, NSPersistenceFrameworkVersion
-        case modelVersionName = "MigrationBenchModelVersionName"
-    }
-
-    func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        try container.encode(metadata.storeType, forKey: .NSStoreType)
-        try container.encode(metadata.uuid, forKey: .NSStoreUUID)
-        try container.encode(metadata.versionHashes.mapValues { Data($0.bytes) }, forKey: .NSStoreModelVersionHashes)
-        try container.encode(3, forKey: .NSStoreModelVersionHashesVersion)
-        try container.encode(ModelVersion.digest(of: metadata.versionHashes), forKey: .NSStoreModelVersionHashesDigest)
-        try container.encode(metadata.versionIdentifiers, forKey: .NSStoreModelVersionIdentifiers)
-        try container.encodeIfPresent(metadata.frameworkVersion, forKey: .NSPersistenceFrameworkVersion)
-        try container.encodeIfPresent(metadata.modelVersionName, forKey: .modelVersionName)
     }
 }

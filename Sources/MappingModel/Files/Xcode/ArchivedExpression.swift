@@ -1,4 +1,5 @@
 import Foundation
+import ObjectModel
 
 /// Turns an archived NSExpression (Xcode's `valueexpressiondata`, a `.cdm`'s `NSValueExpression`) into the text
 /// of our expression language, as `shared/formats/xcmappingmodel.md` §7.2 describes: `$source.color`,

@@ -1,3 +1,5 @@
+import ObjectModel
+
 /// An NSKeyedArchiver archive read from a binary property list: `$objects`, referenced by ``PropertyListValue/uid(_:)``,
 /// with `$top.root` as the root object (`shared/formats/xcmappingmodel.md` §7.1).
 struct KeyedArchive {
@@ -102,7 +104,7 @@ struct KeyedArchive {
 /// One archived object: its class name and its keys.
 struct ArchivedObject {
     var className: String
-    var fields: [String: PropertyListValue]
+    var fields: PropertyListDictionary
 
     subscript(_ key: String) -> PropertyListValue? { fields[key] }
 }

@@ -1,14 +1,13 @@
-/// A structural check of a binary property list (`bplist00`) before Foundation decodes it.
+/// The kinds Core Data's store metadata holds, checked before ``BinaryPropertyList/parse(_:)`` reads it.
 ///
-/// swift-corelibs-foundation's `PropertyListSerialization` trusts the file's offsets and object kinds: a set,
-/// or a dictionary whose key is not a string, makes it crash while bridging (found by fuzzing `Z_PLIST`). Core
-/// Data's metadata is a tree of dictionaries, arrays, strings, numbers, dates and data with string keys, so
-/// anything else is refused here. Layout: an 8-byte header, the objects, a table of their offsets, and a
-/// 32-byte trailer giving the offset and reference sizes, the object count, the top object and the table's
-/// offset (CFBinaryPList.c).
-enum BinaryPropertyList {
+/// Core Data's metadata is a tree of dictionaries, arrays, strings, numbers, dates and data with string keys,
+/// so anything else is refused here with the object it found: sets (which the reader takes as arrays, for keyed
+/// archives), objects that contain themselves, unknown markers. The walk visits each object once. (Found by
+/// fuzzing `Z_PLIST` when Foundation's `PropertyListSerialization` read it: a set or a dictionary keyed by a
+/// number crashed it while bridging.)
+extension BinaryPropertyList {
     /// What is wrong with `bytes` as a binary property list, or nil when its structure is sound.
-    static func problem(in bytes: [UInt8]) -> String? {
+    package static func problem(in bytes: [UInt8]) -> String? {
         guard bytes.count >= 40, bytes.starts(with: Array("bplist00".utf8)) else {
             return "it is not a binary property list"
         }

@@ -1,6 +1,5 @@
+import ObjectModel
 import Testing
-
-@testable import MappingModel
 
 /// The binary property-list reader on hand-made hostile input: it refuses, never crashes or loops.
 struct BinaryPropertyListTests {
@@ -35,6 +34,11 @@ struct BinaryPropertyListTests {
         ("an unknown marker", plist([[0x70]]), "unknown marker"),
         ("no header", Array("bplist01".utf8) + Array(repeating: 0, count: 40), "no bplist00 header"),
         ("a top object past the end", plist([[0x09]], top: 5), "trailer is inconsistent"),
+        // 40 arrays, each holding the next one twice: 2^40 visits if followed, so the reader stops.
+        (
+            "containers that share containers",
+            plist((0..<40).map { [0xA2, UInt8($0 + 1), UInt8($0 + 1)] } + [[0x09]]), "visited again and again"
+        ),
     ]
 
     @Test(arguments: hostile)

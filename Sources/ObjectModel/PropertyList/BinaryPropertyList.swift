@@ -1,36 +1,18 @@
-/// A value of a binary property list, with NSKeyedArchiver references (`CF$UID`) kept as ``uid(_:)``.
-///
-/// swift-corelibs-foundation's `PropertyListSerialization` reads these files but hands references back as an
-/// opaque `_NSKeyedArchiverUID` whose number cannot be read, so keyed archives need this reader.
-enum PropertyListValue: Sendable, Hashable {
-    case null
-    case boolean(Bool)
-    case integer(Int64)
-    case real(Double)
-    /// Seconds since 2001.
-    case date(Double)
-    case data([UInt8])
-    case string(String)
-    /// A keyed archive's reference to `$objects[n]`.
-    case uid(Int)
-    case array([PropertyListValue])
-    case dictionary([String: PropertyListValue])
-}
-
-/// Why bytes are not a binary property list; the caller adds the file and field.
-struct PropertyListError: Error {
-    var message: String
-}
-
-/// Reads `bplist00` data: the header, the 32-byte trailer, the offset table and the objects it points at.
-struct BinaryPropertyList {
+/// Reads and writes `bplist00` data: an 8-byte header, the objects, a table of their offsets, and a 32-byte
+/// trailer giving the offset and reference sizes, the object count, the top object and the table's offset
+/// (CFBinaryPList.c).
+package struct BinaryPropertyList {
     private let bytes: [UInt8]
     private let offsets: [Int]
     private let referenceSize: Int
     private static let maximumDepth = 256
 
     /// The top object of `bytes`.
-    static func parse(_ bytes: [UInt8]) throws(PropertyListError) -> PropertyListValue {
+    ///
+    /// Every offset, length and reference is checked, nesting stops at 256 levels, and the objects visited are
+    /// at most the bytes there are (plus 1,024): a tree visits each reference once and each takes a byte at
+    /// least, while containers that share containers could otherwise unfold into far more than the file holds.
+    package static func parse(_ bytes: [UInt8]) throws(PropertyListError) -> PropertyListValue {
         guard bytes.count >= 40, Array(bytes[0..<8]) == Array("bplist00".utf8) else {
             throw PropertyListError(message: "not a binary property list (no bplist00 header)")
         }
@@ -55,7 +37,8 @@ struct BinaryPropertyList {
             offsets.append(Int(offset))
         }
         let list = BinaryPropertyList(bytes: bytes, offsets: offsets, referenceSize: referenceSize)
-        return try list.object(Int(top), depth: 0)
+        var budget = bytes.count + 1024
+        return try list.object(Int(top), depth: 0, budget: &budget)
     }
 
     private static func integer(_ bytes: [UInt8], at offset: Int, size: Int) -> UInt64 {
@@ -76,9 +59,11 @@ struct BinaryPropertyList {
         return bytes[offset..<offset + size]
     }
 
-    private func object(_ index: Int, depth: Int) throws(PropertyListError) -> PropertyListValue {
+    private func object(_ index: Int, depth: Int, budget: inout Int) throws(PropertyListError) -> PropertyListValue {
         guard index < offsets.count else { throw fail(index, "is referenced but does not exist") }
         guard depth < Self.maximumDepth else { throw fail(index, "is nested more than \(Self.maximumDepth) deep") }
+        budget -= 1
+        guard budget >= 0 else { throw fail(index, "is visited again and again: containers are shared") }
         let offset = offsets[index]
         let marker = bytes[offset]
         let low = Int(marker & 0x0F)
@@ -131,17 +116,16 @@ struct BinaryPropertyList {
             let references = try self.references(count, at: start, object: index)
             var items: [PropertyListValue] = []
             items.reserveCapacity(count)
-            for reference in references { items.append(try object(reference, depth: depth + 1)) }
+            for reference in references { items.append(try object(reference, depth: depth + 1, budget: &budget)) }
             return .array(items)
         case 0xD:
             let (count, start) = try length(low, at: offset, object: index)
             let references = try self.references(count * 2, at: start, object: index)
-            var dictionary: [String: PropertyListValue] = [:]
+            var dictionary = PropertyListDictionary()
             for position in 0..<count {
-                guard case .string(let key) = try object(references[position], depth: depth + 1) else {
-                    throw fail(index, "is a dictionary with a key that is not a string")
-                }
-                dictionary[key] = try object(references[count + position], depth: depth + 1)
+                guard case .string(let key) = try object(references[position], depth: depth + 1, budget: &budget)
+                else { throw fail(index, "is a dictionary with a key that is not a string") }
+                dictionary[key] = try object(references[count + position], depth: depth + 1, budget: &budget)
             }
             return .dictionary(dictionary)
         default:
