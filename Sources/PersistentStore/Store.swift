@@ -277,8 +277,13 @@ public final class Store {
 }
 
 /// `name` as an SQL identifier in double quotes, with any quote inside doubled.
+///
+/// Foundation's `replacingOccurrences` is called only for a name that holds a quote: it bridges through
+/// `NSString` at some 9,000 instructions a call, which the engine paid twice for every UPDATE it built (half
+/// of merge-duplicates' relationship stage at 10,000 objects).
 public func quoted(_ name: String) -> String {
-    "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    guard name.utf8.contains(UInt8(ascii: "\"")) else { return "\"" + name + "\"" }
+    return "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
 }
 
 extension EntityTable {

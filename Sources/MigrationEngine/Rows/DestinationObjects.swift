@@ -106,13 +106,10 @@ final class DestinationObjects {
     }
 
     /// Sets column `slot` of a destination object: in its held row if it has one, else with an UPDATE.
-    private func setColumn(
-        _ value: SQLiteValue, slot: Int, column: String, of object: ObjectID, writer: DestinationWriter
-    ) throws {
+    private func setColumn(_ value: SQLiteValue, slot: Int, of object: ObjectID, writer: DestinationWriter) throws {
         if rows.set(value, slot: slot, of: object, writer: writer) { return }
         try flushBatches()
-        let sql = "UPDATE \(quoted(writer.table.name)) SET \(quoted(column)) = ? WHERE Z_PK = ?"
-        let update = try statements.statement(sql, on: destination.connection)
+        let update = try writer.update(slot: slot)
         try update.bind(value, at: 1)
         try update.bind(object.primaryKey, at: 2)
         try update.run()
@@ -125,8 +122,7 @@ final class DestinationObjects {
             throw MigrationError.notStored(key, of: entity)
         }
         let stored = try MigrationSession.sqliteValue(value, as: type, property: "\(entity).\(key)")
-        let column = writer.table.column(for: key, of: entity, version: destinationVersion)!.name
-        try setColumn(stored, slot: slot, column: column, of: object, writer: writer)
+        try setColumn(stored, slot: slot, of: object, writer: writer)
     }
 
     /// Sets relationship `relationship` of `object`, an object of `entity`, to the destination objects `value`
@@ -200,16 +196,11 @@ final class DestinationObjects {
         orderKey: Int64? = nil
     ) throws {
         let writer = try writer(for: entity)
-        guard let slot = writer.slot(for: relationship.name),
-            let column = writer.table.column(for: relationship.name, of: entity, version: destinationVersion)
-        else { return }
+        guard let slot = writer.slot(for: relationship.name) else { return }
         let value: SQLiteValue = target.map { .integer($0.primaryKey) } ?? .null
-        try setColumn(value, slot: slot, column: column.name, of: object, writer: writer)
+        try setColumn(value, slot: slot, of: object, writer: writer)
         if target != nil { tally.edgesWritten += 1 }
-        if let orderSlot = writer.orderKeySlot(for: relationship.name),
-            let orderColumn = writer.table.orderKeyColumn(
-                for: relationship.name, of: entity, version: destinationVersion)
-        {
+        if let orderSlot = writer.orderKeySlot(for: relationship.name) {
             var key: SQLiteValue = .null
             if let target {
                 if let orderKey {
@@ -226,7 +217,7 @@ final class DestinationObjects {
                     key = .integer(next)
                 }
             }
-            try setColumn(key, slot: orderSlot, column: orderColumn.name, of: object, writer: writer)
+            try setColumn(key, slot: orderSlot, of: object, writer: writer)
         }
     }
 

@@ -17,6 +17,9 @@ final class DestinationWriter {
     private(set) var batch: BatchRowInserter?
     private let store: Store
     private let attributeTypes: [String: AttributeType]
+    /// Each slot's `UPDATE … SET <column> = ? WHERE Z_PK = ?`, prepared the first time a value is set after its
+    /// object's row was written (a relationship stage sets one per object).
+    private var updates: [Int: Statement] = [:]
 
     init(store: Store, entity: String, keys: TableKeys) throws {
         self.keys = keys
@@ -36,6 +39,16 @@ final class DestinationWriter {
         }
         self.template = template
         self.attributeTypes = types
+    }
+
+    /// The prepared statement that sets column `slot` of the row whose `Z_PK` is bound second.
+    func update(slot: Int) throws -> Statement {
+        if let statement = updates[slot] { return statement }
+        let column = inserter.shape.slots[slot]
+        let statement = try store.connection.prepare(
+            "UPDATE \(quoted(table.name)) SET \(quoted(column)) = ? WHERE Z_PK = ?")
+        updates[slot] = statement
+        return statement
     }
 
     /// ``batch``, prepared the first time it is asked for.
