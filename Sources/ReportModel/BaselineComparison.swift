@@ -53,6 +53,8 @@ public struct ComparisonEntry: Sendable, Hashable, Codable {
     public static let floorRatio = MetricDefinition.floorRatio.key
     /// The ``rule`` of a timing not judged because either report measured it beside other cells (`run --jobs`).
     public static let parallelRule = "timing: not judged (parallel), measured beside other cells (run --jobs)"
+    /// The ``rule`` of a timing not judged because either report timed it under valgrind (`run --instructions`).
+    public static let valgrindRule = "timing: not judged (valgrind), timed under valgrind (run --instructions)"
 
     /// Creates an entry.
     public init(

@@ -42,6 +42,7 @@ extension Cell {
             (merged ?? [:]).merging(next) { first, _ in first }
         }
         if parts.contains(where: { $0.measuredInParallel == true }) { cell.measuredInParallel = true }
+        if parts.contains(where: { $0.timedUnderValgrind == true }) { cell.timedUnderValgrind = true }
         // A breakdown is not put together again from its statistics: the part with the most repetitions (the
         // first of those) gives it. A run sets the breakdown over all its samples afterwards.
         cell.breakdown = parts.max { $0.repetitions < $1.repetitions }?.breakdown

@@ -41,6 +41,9 @@ public struct Cell: Sendable, Hashable, Codable {
     public var countThresholds: [String: Double]?
     /// True when the cell ran beside others (`run --jobs`): its timings are not judged.
     public var measuredInParallel: Bool?
+    /// True when the cell ran under valgrind (`run --instructions`): its timings are valgrind's, not the
+    /// machine's, and are not judged; its counts are.
+    public var timedUnderValgrind: Bool?
     /// Where each step's time and memory went, per entity mapping and stage; nil when the run did not profile
     /// (schema version 1, or `--no-breakdown`).
     public var breakdown: [StepBreakdown]?

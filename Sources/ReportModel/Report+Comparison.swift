@@ -151,6 +151,12 @@ private struct MetricJudge {
             entry.rule = ComparisonEntry.parallelRule
             return
         }
+        // Valgrind runs the cell 20 to 50 times slower, and not evenly: its times say nothing of the machine's.
+        if cell.timedUnderValgrind == true || old.timedUnderValgrind == true {
+            entry.verdict = .notJudged
+            entry.rule = ComparisonEntry.valgrindRule
+            return
+        }
         guard machineDifferences.isEmpty else {
             entry.rule =
                 "not comparable: timings are never compared across machines ("

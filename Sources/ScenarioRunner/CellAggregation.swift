@@ -53,7 +53,7 @@ enum CellAggregation {
             : scenario.integrity == .clean
                 ? "the verifier found \(verification.violationCount) violation(s)"
                 : "the scenario expects violations (data Core Data would lose), and the verifier found none"
-        return Cell(
+        var cell = Cell(
             id: spec.id, scenario: spec.scenario, size: spec.size, mode: mode, repetitions: 1,
             status: expected ? .passed : .integrityFailure, failure: integrityNote, objects: sample.objects,
             edges: sample.edges, phases: sample.phases.map { phase([$0]) }, total: total, floor: floor,
@@ -65,6 +65,8 @@ enum CellAggregation {
             },
             unavailable: sample.unavailable, countingMethods: sample.countingMethods,
             countThresholds: scenario.countThresholds.isEmpty ? nil : scenario.countThresholds)
+        cell.timedUnderValgrind = sample.underValgrind
+        return cell
     }
 
     /// The total of a cell that did not run to the end: no samples (reports show the cell's status instead).

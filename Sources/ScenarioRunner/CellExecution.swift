@@ -62,22 +62,33 @@ public struct CellSample: Sendable, Hashable, Codable {
     public var unavailable: [String: String]
     /// How each measured count was taken, keyed by metric.
     public var countingMethods: [String: String]
+    /// True when the run was timed under valgrind (`run --instructions`): its times are valgrind's.
+    public var underValgrind: Bool? = nil
     /// What the engine's profiler measured of every step, when the cell breaks steps down.
     public var profile: MigrationProfile?
     /// Each step's wall time, measured around the whole step.
     public var stepSeconds: [Double] = []
 
     /// Fills in the instructions of every phase from callgrind's profile parts (see ``CallgrindParts``), or
-    /// records why they are missing.
-    public mutating func addInstructions(_ parts: [Int: Int], method: String) {
+    /// records why they are missing; and takes out of each phase's bytes written the bytes of its parts, `dumped`
+    /// by index, which callgrind wrote from inside the process when the phase ended (``CallgrindParts/dumpedBytes(inFiles:)``).
+    public mutating func addInstructions(_ parts: [Int: Int], method: String, dumped: [Int: Int] = [:]) {
         let key = MetricDefinition.instructions.key
         func fill(_ phase: inout PhaseSample) -> Bool {
-            guard let indices = phase.instructionParts, indices.allSatisfy({ parts[$0] != nil }) else { return false }
+            guard let indices = phase.instructionParts else { return false }
+            phase.bytesWritten -= indices.reduce(0) { $0 + (dumped[$1] ?? 0) }
+            guard indices.allSatisfy({ parts[$0] != nil }) else { return false }
             phase.counts[key] = indices.reduce(0) { $0 + (parts[$1] ?? 0) }
             return true
         }
         var complete = fill(&total)
         for index in phases.indices { complete = fill(&phases[index]) && complete }
+        // Valgrind writes a little more than its parts besides (about 100 to 300 bytes a phase, not the same in
+        // every run): bytes written under it compare only with bytes written under it.
+        let written = MetricDefinition.bytesWritten.key
+        if let method = countingMethods[written], !dumped.isEmpty {
+            countingMethods[written] = method + " under valgrind, its profile parts taken out"
+        }
         if complete {
             countingMethods[key] = method
             unavailable[key] = nil

@@ -92,4 +92,45 @@ struct CountVerdictTests {
             #expect(summary.contains("Counts unavailable: instructions"))
         }
     }
+
+    /// A cell run under callgrind (`run --instructions`) against a baseline timed natively: its timings are
+    /// valgrind's, so the comparison says "not judged (valgrind)" for them, and its counts are judged as usual.
+    /// Needs valgrind (installed on this project's machines).
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/valgrind")))
+    func timingsUnderValgrindAreNotJudgedAgainstANativeBaseline() throws {
+        try Executable.withTemporaryFolder { folder in
+            let out = folder.appendingPathComponent("reports").path
+            let scenario = try scenario(in: folder, scale: 0.2)
+            let first = try Executable.run(["run", scenario, "--quick", "--out", out], in: folder)
+            #expect(first.status == 0, "\(first.error)")
+            let baseline = try FileManager.default.destinationOfSymbolicLink(atPath: "\(out)/latest")
+            let counted = try Executable.run(
+                [
+                    "run", scenario, "--quick", "--instructions", "--out", out, "--baseline",
+                    "\(out)/\(baseline)/report.json",
+                ], in: folder)
+            #expect(counted.status == 0, "\(counted.error)")
+            let report = try report(out)
+            let cell = try #require((report["cells"] as? [[String: Any]])?.first)
+            #expect(cell["timedUnderValgrind"] as? Bool == true)
+            let entries = try #require((report["baseline"] as? [String: Any])?["entries"] as? [[String: Any]])
+            for metric in ["wallSeconds", "floorRatio"] {
+                let entry = try #require(entries.first { $0["metric"] as? String == metric })
+                #expect(entry["verdict"] as? String == "not-judged", "\(entry)")
+                #expect((entry["rule"] as? String)?.contains("valgrind") == true, "\(entry)")
+            }
+            let steps = try #require(entries.first { $0["metric"] as? String == "sqliteSteps" })
+            #expect(steps["verdict"] as? String == "unchanged", "\(steps)")
+            // Callgrind writes its profile parts from inside the process: taken out of the bytes written, which
+            // still compare only with bytes written under valgrind (it regressed 65,598 -> 3,575,536 bytes before).
+            let written = try #require(entries.first { $0["metric"] as? String == "bytesWritten" })
+            #expect(written["verdict"] as? String == "not-comparable", "\(written)")
+            #expect((written["rule"] as? String)?.contains("under valgrind") == true, "\(written)")
+            let current = try #require((written["current"] as? [String: Any])?["median"] as? Double)
+            let before = try #require((written["baseline"] as? [String: Any])?["median"] as? Double)
+            #expect(abs(current / before - 1) < 0.05, "\(written)")
+            let summary = try String(contentsOfFile: "\(out)/latest/summary.md", encoding: .utf8)
+            #expect(summary.contains("timed under valgrind"), "\(summary)")
+        }
+    }
 }

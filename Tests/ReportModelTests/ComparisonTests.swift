@@ -146,6 +146,19 @@ struct ComparisonTests {
             verdict("floorRatio", B.cell("a", floorRatios: [2.0, 2.02, 1.98, 2.01, 1.99]), new)?.verdict == .notJudged)
     }
 
+    /// Under valgrind (`run --instructions`) a cell runs 20 to 50 times slower: against a baseline timed without
+    /// it (or with it), its timings are not judged, whatever the rank test would say; its counts still are.
+    @Test func timingsUnderValgrindAreNotJudgedAndCountsAre() {
+        let old = B.cell("a", floorRatios: [2.0, 2.02, 1.98, 2.01, 1.99], counts: ["allocations": [1_000]])
+        var new = B.cell("a", floorRatios: [60.0, 60.2, 59.8, 60.1, 59.9], counts: ["allocations": [1_100]])
+        #expect(verdict("floorRatio", old, new)?.verdict == .regressed)
+        new.timedUnderValgrind = true
+        let entry = verdict("floorRatio", old, new)
+        #expect(entry?.verdict == .notJudged && entry?.rule == ComparisonEntry.valgrindRule)
+        #expect(verdict("floorRatio", new, old)?.verdict == .notJudged)
+        #expect(verdict("allocations", old, new)?.verdict == .regressed)
+    }
+
     // Memory peaks: a wide threshold.
 
     @Test func heapPeaksUseTheMemoryThresholds() {

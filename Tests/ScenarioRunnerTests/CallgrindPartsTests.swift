@@ -34,4 +34,15 @@ struct CallgrindPartsTests {
         let sampler = "thread: 2\ndesc: Trigger: Client Request: \(name)\nsummary: 40\n"
         #expect(CallgrindParts.counts(inFiles: [sampler, main]) == [0: 500])
     }
+
+    /// Every thread's file of a part is written by the measured process when its phase ends: all their bytes, by
+    /// part, come out of the phase's bytes written; the file written at the program's end belongs to no phase.
+    @Test func thePartsBytesAreCountedByPartOverEveryThread() {
+        let name = CallgrindParts.partName(2)
+        let main = "thread: 1\ndesc: Trigger: Client Request: \(name)\nsummary: 500\n"
+        let sampler = "thread: 2\ndesc: Trigger: Client Request: \(name)\nsummary: 40\n"
+        let final = "version: 1\ndesc: Trigger: Program termination\nsummary: 99\n"
+        #expect(
+            CallgrindParts.dumpedBytes(inFiles: [main, sampler, final]) == [2: main.utf8.count + sampler.utf8.count])
+    }
 }

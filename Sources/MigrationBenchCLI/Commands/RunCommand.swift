@@ -302,7 +302,9 @@ enum CellLauncher {
         do {
             var sample = try JSONDecoder().decode(CellSample.self, from: Data(contentsOf: URL(fileURLWithPath: output)))
             switch counter {
-            case .success(let launcher): launcher.addInstructions(to: &sample, outFile: profile)
+            case .success(let launcher):
+                launcher.addInstructions(to: &sample, outFile: profile)
+                sample.underValgrind = true
             case .failure(let why): sample.unavailable[MetricDefinition.instructions.key] = why.reason
             case nil: break
             }

@@ -46,16 +46,24 @@ struct CallgrindLauncher {
     /// The instructions of each phase, by index, from the parts in `folder` whose names start with `outFile`'s,
     /// which are then removed.
     func phaseInstructions(outFile: String) -> [Int: Int] {
+        CallgrindParts.counts(inFiles: takeParts(outFile: outFile))
+    }
+
+    /// The texts of the parts in `folder` whose names start with `outFile`'s, which are then removed.
+    private func takeParts(outFile: String) -> [String] {
         let folder = (outFile as NSString).deletingLastPathComponent
         let prefix = (outFile as NSString).lastPathComponent
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder))?.filter { $0.hasPrefix(prefix) }
         let texts = (names ?? []).compactMap { try? String(contentsOfFile: "\(folder)/\($0)", encoding: .utf8) }
         for name in names ?? [] { try? FileManager.default.removeItem(atPath: "\(folder)/\(name)") }
-        return CallgrindParts.counts(inFiles: texts)
+        return texts
     }
 
-    /// Adds the phases' instructions from the parts in `folder` whose names start with `outFile`'s.
+    /// Adds the phases' instructions from the parts in `folder` whose names start with `outFile`'s, and takes the
+    /// parts' own bytes out of the phases' bytes written.
     func addInstructions(to sample: inout CellSample, outFile: String) {
-        sample.addInstructions(phaseInstructions(outFile: outFile), method: method)
+        let texts = takeParts(outFile: outFile)
+        sample.addInstructions(
+            CallgrindParts.counts(inFiles: texts), method: method, dumped: CallgrindParts.dumpedBytes(inFiles: texts))
     }
 }

@@ -86,7 +86,7 @@ enum CheckCounting {
             guard var sample = decoded[cell] else {
                 return .failure(.init("the counting run under callgrind measured \(decoded.keys.sorted()), not it"))
             }
-            sample.addInstructions(launcher.phaseInstructions(outFile: profile), method: launcher.method)
+            launcher.addInstructions(to: &sample, outFile: profile)
             return .success(sample)
         } catch {
             let message = ((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")

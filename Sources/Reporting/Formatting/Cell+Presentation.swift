@@ -112,7 +112,13 @@ extension ComparisonEntry {
         return "—"
     }
     /// The verdict for people, such as `not comparable`.
-    var verdictText: String { rule == Self.parallelRule ? "not judged (parallel)" : verdict.title }
+    var verdictText: String {
+        switch rule {
+        case Self.parallelRule: "not judged (parallel)"
+        case Self.valgrindRule: "not judged (valgrind)"
+        default: verdict.title
+        }
+    }
 }
 
 extension ComparisonVerdict {

@@ -25,17 +25,27 @@ extension Report {
         }
     }
 
-    /// When cells ran side by side (`run --jobs`), one entry saying so: their timings are not judged, their
-    /// counts are. Empty otherwise.
+    /// When cells ran side by side (`run --jobs`) or under valgrind (`run --instructions`), an entry saying so
+    /// for each: their timings are not judged, their counts are. Empty otherwise.
     var parallelEntries: [(name: String, value: String)] {
         let parallel = cells.count { $0.measuredInParallel == true }
-        guard parallel > 0 else { return [] }
-        return [
-            (
-                "Parallel",
-                "\(Format.counted(parallel, "cell")) measured in parallel (run --jobs): timings not judged "
-                    + "(parallel), counts judged as usual"
-            )
-        ]
+        let valgrind = cells.count { $0.timedUnderValgrind == true }
+        return
+            (parallel > 0
+            ? [
+                (
+                    "Parallel",
+                    "\(Format.counted(parallel, "cell")) measured in parallel (run --jobs): timings not judged "
+                        + "(parallel), counts judged as usual"
+                )
+            ] : [])
+            + (valgrind > 0
+                ? [
+                    (
+                        "Valgrind",
+                        "\(Format.counted(valgrind, "cell")) timed under valgrind (run --instructions): timings not "
+                            + "judged (valgrind), counts judged as usual"
+                    )
+                ] : [])
     }
 }
