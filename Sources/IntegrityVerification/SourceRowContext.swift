@@ -47,7 +47,7 @@ final class SourceRowContext: EvaluationContext {
     func sourceValue(slot: Int) -> ExpressionValue {
         let value = row.value(firstColumn + Int32(slot))
         guard let decoded = AttributeValue(sqlite: value, as: types[slot]) else { return .null }
-        return Self.expressionValue(decoded)
+        return ExpressionValue(decoded)
     }
 
     func sourceObject() -> ObjectID? {
@@ -80,19 +80,5 @@ final class SourceRowContext: EvaluationContext {
     func makeUUID() -> UUID {
         usedUnknowable = true
         return UUID()
-    }
-
-    static func expressionValue(_ value: AttributeValue) -> ExpressionValue {
-        switch value {
-        case .integer(let number): .integer(number)
-        case .double(let number): .double(number)
-        case .decimal(let text): .decimal(text)
-        case .string(let text): .string(text)
-        case .boolean(let flag): .boolean(flag)
-        case .date(let seconds): .date(seconds)
-        case .binary(let bytes): .binary(bytes)
-        case .uuid(let uuid): .uuid(uuid)
-        case .uri(let text): .uri(text)
-        }
     }
 }

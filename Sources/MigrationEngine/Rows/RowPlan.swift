@@ -4,20 +4,12 @@ import PersistentStore
 import SQLiteDatabase
 
 /// Where one attribute mapping's value goes in the destination row, resolved once per entity mapping.
-final class AttributeTarget {
+struct AttributeTarget {
     let name: String
     let property: String
     let expression: CompiledExpression
     let slot: Int
     let type: AttributeType
-
-    init(name: String, property: String, expression: CompiledExpression, slot: Int, type: AttributeType) {
-        self.name = name
-        self.property = property
-        self.expression = expression
-        self.slot = slot
-        self.type = type
-    }
 }
 
 /// A foreign key written while the row is made (stage 1): the source reader's slot that holds the source

@@ -1,0 +1,11 @@
+import Foundation
+import MappingModel
+import ObjectModel
+
+/// Migrates none of the entity's objects.
+final class DropAllRowsPolicy: EntityMigrationPolicy {
+    var answeredSelectors: Set<String>? { [] }
+
+    func createDestinationInstances(for source: ObjectID, mapping: EntityMapping, in session: MigrationSession) throws {
+    }
+}
