@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Instrumentation
+import PersistentStore
 import SQLiteDatabase
 import ScenarioRunner
 
@@ -36,7 +37,7 @@ struct FloorInsertCommand: ParsableCommand {
             for table in tables {
                 var rows: [[SQLiteValue]] = []
                 var columns: Int32 = 0
-                try reader.withStatement("SELECT * FROM \"\(table.name)\"") { statement in
+                try reader.withStatement("SELECT * FROM \(quoted(table.name))") { statement in
                     columns = statement.columnCount
                     while try statement.step() {
                         rows.append((0..<columns).map { statement.value($0) })
@@ -55,7 +56,7 @@ struct FloorInsertCommand: ParsableCommand {
                 for table in tables { try writer.execute(table.sql) }
                 for content in contents {
                     let placeholders = Array(repeating: "?", count: content.columns).joined(separator: ", ")
-                    let insert = try writer.prepare("INSERT INTO \"\(content.table)\" VALUES (\(placeholders))")
+                    let insert = try writer.prepare("INSERT INTO \(quoted(content.table)) VALUES (\(placeholders))")
                     for row in content.rows {
                         for (index, value) in row.enumerated() { try insert.bind(value, at: Int32(index + 1)) }
                         try insert.run()
