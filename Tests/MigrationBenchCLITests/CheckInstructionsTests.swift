@@ -62,7 +62,7 @@ struct CheckInstructionsTests {
     /// per entity counts the same whether the store of 20 ran before it or not (in one process, the first store's
     /// migration also pays every first use of the code, about a quarter more), and more than the store of 20.
     /// The verification runs on the measuring thread alone, so that its count is whole (two threads shared it by
-    /// chance: 4 % apart between two runs). Needs valgrind (installed on this project's machines).
+    /// chance: 14.7 M in one run, 17.7 M in the next). Needs valgrind (installed on this project's machines).
     @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/valgrind")))
     func underCallgrindEveryPhaseIsCountedInAProcessOfItsOwn() throws {
         try Executable.withTemporaryFolder { folder in
