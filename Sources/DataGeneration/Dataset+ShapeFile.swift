@@ -56,6 +56,10 @@ extension Dataset {
         let inKeyOrder = try fields.value("inKeyOrder").map { node throws(GenerationError) in
             try number(node, key: "\(key).inKeyOrder", context: context)
         }
+        let byKey = try quantiles(fields, "\(key).byKey", "byKey", context: context)
+        if let byKey, byKey.values[0] < 0 || byKey.values[byKey.values.count - 1] > 1 {
+            throw context.malformed("'\(key).byKey' must be key positions from 0 to 1", at: fields.value("byKey"))
+        }
         if let mean, !(0...Double(InputLimits.fanOut)).contains(mean) {
             throw context.malformed("'\(key).mean' must be from 0 to \(InputLimits.fanOut)", at: fields.value("mean"))
         }
@@ -63,7 +67,8 @@ extension Dataset {
         where value.map({ !(0...1).contains($0) }) ?? false {
             throw context.malformed("'\(key).\(name)' must be between 0 and 1", at: fields.value(name))
         }
-        return FanOutShape(fanOut: fanOut, empty: empty ?? 0, mean: mean, shared: shared, inKeyOrder: inKeyOrder)
+        return FanOutShape(
+            fanOut: fanOut, empty: empty ?? 0, mean: mean, shared: shared, inKeyOrder: inKeyOrder, byKey: byKey)
     }
 
     private static func quantiles(
@@ -100,6 +105,7 @@ extension Dataset {
                     if let mean = shape.mean { parts.append("mean: \(Self.number(mean))") }
                     if let shared = shape.shared { parts.append("shared: \(Self.number(shared))") }
                     if let order = shape.inKeyOrder { parts.append("inKeyOrder: \(Self.number(order))") }
+                    if let byKey = shape.byKey { parts.append("byKey: \(Self.list(byKey))") }
                 }
                 lines.append("  \(Self.yamlKey(name)): { \(parts.joined(separator: ", ")) }")
             }
@@ -153,6 +159,7 @@ extension Dataset {
             entry["mean"] = fill.shape?.mean
             entry["shared"] = fill.shape?.shared
             entry["inKeyOrder"] = fill.shape?.inKeyOrder
+            entry["byKey"] = fill.shape?.byKey?.values
             return entry
         }
         let object: [String: Any] = [

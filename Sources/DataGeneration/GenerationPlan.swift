@@ -45,8 +45,8 @@ struct GenerationPlan {
             let counts = side.shapedCounts(random: &random)
             var targetRandom = RandomSource(seed: dataset.seed, stream: "\(side.key)/targets")
             sharedTargets[side.table.name] = ShapedTargets(
-                targets: side.targets, fanOut: targetFanOut, edges: counts.total, sources: side.sources.count,
-                random: &targetRandom)
+                targets: side.targets, fanOut: targetFanOut, byKey: side.targetByKey, edges: counts.total,
+                sources: side.sources.count, random: &targetRandom)
         }
         let assignments = try Self.toOneAssignments(version: version, dataset: dataset, ranges: ranges)
         var maxLength = 64
@@ -195,7 +195,8 @@ struct GenerationPlan {
                         result[key] = ShapedBlockToOne(
                             key: key, children: sources.count, filled: filled, parents: targets, fanOut: shape.fanOut,
                             minCount: minCount, maxCount: maxCount,
-                            inKeyOrder: inverse.isOrdered ? shape.inKeyOrder : nil, random: &random)
+                            inKeyOrder: inverse.isOrdered ? shape.inKeyOrder : nil, byKey: shape.byKey,
+                            random: &random)
                         continue
                     }
                     let average = targets.count == 0 ? 0 : Double(filled) / Double(targets.count)
@@ -270,6 +271,12 @@ struct JoinSide {
     let meanFanOut: Double?
     /// The measured fan-out of the other side, which then decides how the destinations are shared.
     let targetFanOut: Quantiles?
+    /// Where in key order each side's edges are held (``FanOutShape/byKey``), when measured.
+    let byKey: Quantiles?
+    let targetByKey: Quantiles?
+    /// For an ordered driving relationship with a measured order: the share of consecutive destinations, in each
+    /// list's order, whose keys ascend (``FanOutShape/inKeyOrder``).
+    let inKeyOrder: Double?
     /// The bounds of each driving object's count: the model's, and the destination objects there are.
     let minCount: Int
     let maxCount: Int
@@ -279,7 +286,7 @@ struct JoinSide {
         ShapedFanOut(
             fanOut: fanOut!, sources: sources.count,
             total: meanFanOut.map { Int(($0 * Double(sources.count)).rounded()) },
-            lowest: minCount, highest: maxCount, random: &random)
+            lowest: minCount, highest: maxCount, byKey: byKey, random: &random)
     }
 
     init(
@@ -317,6 +324,9 @@ struct JoinSide {
         self.meanFanOut = dataset.relationships[key]?.shape?.mean
         let otherKey = reversed ? ownerKey : inverseKey
         self.targetFanOut = otherKey.flatMap { dataset.relationships[$0]?.shape?.fanOut }
+        self.byKey = dataset.relationships[key]?.shape?.byKey
+        self.inKeyOrder = relationship.isOrdered ? dataset.relationships[key]?.shape?.inKeyOrder : nil
+        self.targetByKey = otherKey.flatMap { dataset.relationships[$0]?.shape?.byKey }
         self.minCount = min(minCount, maxCount)
         self.maxCount = maxCount
         // The other side's maximum holds too: a dataset count that gives every driving object at least
@@ -346,6 +356,8 @@ final class JoinAssignment {
     /// With a measured fan-out: the counts, and (with the other side's) the destinations.
     private var shapedCounts: ShapedFanOut?
     private let shapedTargets: ShapedTargets?
+    /// With a measured order of the driving side's lists: where each destination goes in its list.
+    private var order: ListOrder?
 
     init(side: JoinSide, store: Store, seed: UInt64, entity: String, shapedTargets: ShapedTargets? = nil) throws {
         self.side = side
@@ -358,6 +370,10 @@ final class JoinAssignment {
             shapedCounts = side.shapedCounts(random: &shapeRandom)
         }
         self.shapedTargets = shapedTargets
+        if let share = side.inKeyOrder {
+            order = ListOrder(
+                inKeyOrder: share, random: RandomSource(seed: seed, stream: "\(side.key)/\(entity) order"))
+        }
     }
 
     /// Inserts the edges of the driving object `object`: a count drawn from the range, to consecutive
@@ -370,13 +386,19 @@ final class JoinAssignment {
             ? shapedCounts!.next(ordinal: Int(object - side.sources.firstPrimaryKey)) : random.within(side.range)
         guard count > 0 else { return }
         let start = random.below(targets.count)
-        let picked = shapedTargets?.pick(count)
-        for position in 0..<count {
-            let other = targets.primaryKey(ofOrdinal: picked?[position] ?? (start + position) % targets.count)
+        var others = shapedTargets?.pick(count) ?? (0..<count).map { (start + $0) % targets.count }
+        // A measured order: the destinations in key order, each placed in the list as it says.
+        var places = Array(1...count)
+        if order != nil {
+            others.sort()
+            places = (1...count).map { order!.position(ofIndex: $0, in: count) }
+        }
+        for (ordinal, place) in zip(others, places) {
+            let other = targets.primaryKey(ofOrdinal: ordinal)
             if side.reversed {
-                try inserter.insert(owner: other, destination: object, orderKeys: (object, Int64(position + 1)))
+                try inserter.insert(owner: other, destination: object, orderKeys: (object, Int64(place)))
             } else {
-                try inserter.insert(owner: object, destination: other, orderKeys: (Int64(position + 1), object))
+                try inserter.insert(owner: object, destination: other, orderKeys: (Int64(place), object))
             }
         }
     }

@@ -111,12 +111,19 @@ struct ShapedFanOut {
     private let highest: Int
     private var drawnSoFar = 0.0
     private var handedOut = 0
+    /// With a measured key profile: every object's count, placed as ``KeyProfile/arrange(_:byKey:random:)`` says.
+    private var arranged: [Int]?
     /// The sum of the counts as they will be handed out.
     let total: Int
 
-    /// - Parameter total: the number of edges to hand out, or nil to hand out the draws as they are.
+    /// - Parameters:
+    ///   - total: the number of edges to hand out, or nil to hand out the draws as they are.
+    ///   - byKey: where in key order the edges are held (``FanOutShape/byKey``); without it, the counts fall on
+    ///     the objects in a shuffled order. With it, the counts are drawn first (8 bytes per object) and placed
+    ///     along the keys as it says.
     init(
-        fanOut: Quantiles, sources: Int, total: Int?, lowest: Int, highest: Int, random: inout RandomSource
+        fanOut: Quantiles, sources: Int, total: Int?, lowest: Int, highest: Int, byKey: Quantiles? = nil,
+        random: inout RandomSource
     ) {
         self.sources = sources
         self.fanOut = fanOut
@@ -137,6 +144,11 @@ struct ShapedFanOut {
             (bodyScale, tailScale) = (1, 1)
         }
         self.total = total ?? Int((body + tail).rounded())
+        if let byKey {
+            var drawing = self
+            let counts = (0..<sources).map { drawing.next(ordinal: $0) }
+            arranged = KeyProfile.arrange(counts, byKey: byKey, random: &random)
+        }
     }
 
     private static func raw(
@@ -150,6 +162,7 @@ struct ShapedFanOut {
 
     /// The count of the next source object (call in ordinal order, once each).
     mutating func next(ordinal: Int) -> Int {
+        if let arranged { return arranged.indices.contains(ordinal) ? arranged[ordinal] : 0 }
         let (count, isTail) = Self.raw(fanOut, permutation, ordinal, sources, lowest, highest)
         drawnSoFar += count * (isTail ? tailScale : bodyScale)
         let handed = min(max(Int(drawnSoFar.rounded()) - handedOut, lowest), highest)
@@ -175,7 +188,7 @@ final class ShapedBlockToOne: ToOneAssignment {
 
     init(
         key: String, children: Int, filled: Int, parents: ObjectRange, fanOut: Quantiles, minCount: Int, maxCount: Int,
-        inKeyOrder: Double? = nil, random: inout RandomSource
+        inKeyOrder: Double? = nil, byKey: Quantiles? = nil, random: inout RandomSource
     ) {
         self.key = key
         self.chosen = Spread(total: children, chosen: filled)
@@ -184,7 +197,7 @@ final class ShapedBlockToOne: ToOneAssignment {
             inKeyOrder: inKeyOrder, random: RandomSource(seed: random.peek(), stream: "\(key) order"))
         self.fanOut = ShapedFanOut(
             fanOut: fanOut, sources: parents.count, total: filled, lowest: minCount,
-            highest: maxCount == 0 ? Int.max / 2 : maxCount, random: &random)
+            highest: maxCount == 0 ? Int.max / 2 : maxCount, byKey: byKey, random: &random)
     }
 
     func target(forOrdinal ordinal: Int) -> ToOneTarget? {
@@ -257,10 +270,13 @@ final class ShapedTargets {
     /// Slots a source object could not take (their destination was already its own), for the next ones.
     private var deferred: [Int] = []
 
-    init(targets: ObjectRange, fanOut: Quantiles, edges: Int, sources: Int, random: inout RandomSource) {
+    init(
+        targets: ObjectRange, fanOut: Quantiles, byKey: Quantiles? = nil, edges: Int, sources: Int,
+        random: inout RandomSource
+    ) {
         self.targets = targets
         var weights = ShapedFanOut(
-            fanOut: fanOut, sources: targets.count, total: edges, lowest: 0, highest: max(sources, 1),
+            fanOut: fanOut, sources: targets.count, total: edges, lowest: 0, highest: max(sources, 1), byKey: byKey,
             random: &random)
         var running: Int64 = 0
         var cumulative: [Int64] = []

@@ -46,6 +46,9 @@ public struct StoreShape: Sendable {
     /// Per ordered to-many relationship with at least one pair of destinations: the share of consecutive
     /// destination objects, in the relationship's order, whose primary keys ascend (``FanOutShape/inKeyOrder``).
     public let inKeyOrder: [String: Double]
+    /// Per to-many relationship: every source object's number of destination objects, in primary-key order
+    /// (``FanOutShape/byKey`` is told from it).
+    public let countsInKeyOrder: [String: [Int]]
 
     /// All objects of the store.
     public var totalObjects: Int { objects.values.reduce(0, +) }
@@ -79,7 +82,8 @@ public struct StoreShape: Sendable {
 
     init(
         version: ModelVersion, objects: [String: Int], attributes: [String: AttributeMeasure],
-        fills: [String: Double], fanOuts: [String: [Int]], shared: [String: Double], inKeyOrder: [String: Double]
+        fills: [String: Double], fanOuts: [String: [Int]], shared: [String: Double], inKeyOrder: [String: Double],
+        countsInKeyOrder: [String: [Int]]
     ) {
         self.version = version
         self.objects = objects
@@ -88,6 +92,7 @@ public struct StoreShape: Sendable {
         self.fanOuts = fanOuts
         self.shared = shared
         self.inKeyOrder = inKeyOrder
+        self.countsInKeyOrder = countsInKeyOrder
     }
 
     /// The objects of `entity` and its subentities.
@@ -144,7 +149,8 @@ public struct StoreShape: Sendable {
             let mean = (Double(counts.reduce(0, +)) / Double(counts.count) * 1000).rounded() / 1000
             dataset.relationships[key, default: RelationshipFill()].shape = FanOutShape(
                 fanOut: fanOut, empty: empty, mean: mean, shared: shared[key],
-                inKeyOrder: inKeyOrder[key].map { ($0 * 1000).rounded() / 1000 })
+                inKeyOrder: inKeyOrder[key].map { ($0 * 1000).rounded() / 1000 },
+                byKey: countsInKeyOrder[key].flatMap(KeyProfile.quantiles))
         }
         return dataset
     }
@@ -165,6 +171,7 @@ private struct StoreShapeReader {
         var fanOuts: [String: [Int]] = [:]
         var shared: [String: Double] = [:]
         var inKeyOrder: [String: Double] = [:]
+        var byKey: [String: [Int]] = [:]
         for entity in version.entities {
             let table = layout.table(for: entity.name)
             let range = layout.entityNumberRange(of: entity.name)
@@ -200,8 +207,11 @@ private struct StoreShapeReader {
                         \(quoted(children.name)) c JOIN \(quoted(table.name)) p ON p.Z_PK = c.\(quoted(column.name)) \
                         WHERE p.\(scope) AND c.Z_ENT BETWEEN \(childRange.lowerBound) AND \(childRange.upperBound)
                         """
-                    fanOuts[key] = try fanOut(
-                        "SELECT COUNT(*) FROM \(edges) GROUP BY c.\(quoted(column.name))", sources: rows)
+                    let counts = try countsInKeyOrder(
+                        "SELECT c.\(quoted(column.name)), COUNT(*) FROM \(edges) GROUP BY 1", table: table.name,
+                        scope: scope)
+                    fanOuts[key] = counts.sorted()
+                    byKey[key] = counts
                     if relationship.isOrdered,
                         let order = children.orderKeyColumn(
                             for: inverse.name, of: relationship.destination, version: version)
@@ -216,7 +226,10 @@ private struct StoreShapeReader {
                     let target = quoted(join.targetColumn(forRelationship: relationship.name, of: entity.name))
                     let edges =
                         "\(quoted(join.name)) j JOIN \(quoted(table.name)) p ON p.Z_PK = j.\(source) WHERE p.\(scope)"
-                    fanOuts[key] = try fanOut("SELECT COUNT(*) FROM \(edges) GROUP BY j.\(source)", sources: rows)
+                    let counts = try countsInKeyOrder(
+                        "SELECT j.\(source), COUNT(*) FROM \(edges) GROUP BY 1", table: table.name, scope: scope)
+                    fanOuts[key] = counts.sorted()
+                    byKey[key] = counts
                     if let order = join.orderColumn(forRelationship: relationship.name, of: entity.name) {
                         inKeyOrder[key] = try keyOrder(
                             list: "j.\(source)", order: "j.\(quoted(order))", target: "j.\(target)",
@@ -236,7 +249,7 @@ private struct StoreShapeReader {
         }
         return StoreShape(
             version: version, objects: objects, attributes: attributes, fills: fills, fanOuts: fanOuts,
-            shared: shared, inKeyOrder: inKeyOrder)
+            shared: shared, inKeyOrder: inKeyOrder, countsInKeyOrder: byKey)
     }
 
     /// The share of consecutive targets, in each list's order, whose keys ascend; nil when no list holds two.
@@ -289,13 +302,18 @@ private struct StoreShapeReader {
         return measure
     }
 
-    /// Each source object's count, with the sources that have none as zeros, sorted.
-    private func fanOut(_ sql: String, sources: Int) throws -> [Int] {
-        var counts: [Int] = []
+    /// Each source object's count, in primary-key order, with the sources that have none as zeros: `sql` gives
+    /// each source's key and count, `table` and `scope` the source objects.
+    private func countsInKeyOrder(_ sql: String, table: String, scope: String) throws -> [Int] {
+        var counts: [Int64: Int] = [:]
         try connection.withStatement(sql) { row in
-            while try row.step() { counts.append(Int(row.int64(0))) }
+            while try row.step() { counts[row.int64(0)] = Int(row.int64(1)) }
         }
-        return Array(repeating: 0, count: max(sources - counts.count, 0)) + counts.sorted()
+        var ordered: [Int] = []
+        try connection.withStatement("SELECT Z_PK FROM \(quoted(table)) WHERE \(scope) ORDER BY Z_PK") { row in
+            while try row.step() { ordered.append(counts[row.int64(0)] ?? 0) }
+        }
+        return ordered
     }
 
     private func objectCount(of entity: String) throws -> Int {

@@ -119,7 +119,9 @@ public struct AttributeShape: Sendable, Hashable, Codable {
 /// - `fanOut`: the quantiles of the number of destination objects per source object (zero included);
 /// - `empty`: the share of source objects with none;
 /// - `mean`: the mean count (the edges over the source objects), which generation makes the counts add up to;
-/// - `shared`: for a many-to-many, the share of destination objects that more than one source object holds.
+/// - `shared`: for a many-to-many, the share of destination objects that more than one source object holds;
+/// - `inKeyOrder`: for an ordered to-many, how its lists follow the keys;
+/// - `byKey`: where in key order the edges are held (``KeyProfile``).
 public struct FanOutShape: Sendable, Hashable, Codable {
     /// The quantiles of the count per source object.
     public var fanOut: Quantiles
@@ -133,20 +135,26 @@ public struct FanOutShape: Sendable, Hashable, Codable {
     /// primary keys ascend — 1 when every list keeps the order its objects were made in, 0 when every list is
     /// newest first, about 0.5 when lists are shuffled. Generation follows it for a one-to-many.
     public var inKeyOrder: Double?
+    /// Where in key order the edges are held: the quantiles of the key position (0 for the source object with
+    /// the lowest primary key, 1 for the highest) of each edge's source object (``KeyProfile``). Generation
+    /// places the counts along the keys so.
+    public var byKey: Quantiles?
 
     /// Creates a fan-out shape.
     public init(
-        fanOut: Quantiles, empty: Double, mean: Double? = nil, shared: Double? = nil, inKeyOrder: Double? = nil
+        fanOut: Quantiles, empty: Double, mean: Double? = nil, shared: Double? = nil, inKeyOrder: Double? = nil,
+        byKey: Quantiles? = nil
     ) {
         self.fanOut = fanOut
         self.empty = empty
         self.mean = mean
         self.shared = shared
         self.inKeyOrder = inKeyOrder
+        self.byKey = byKey
     }
 
     /// The keys a relationship entry of a dataset file may hold besides `fill` and `count`.
-    static let keys = ["fanOut", "empty", "mean", "shared", "inKeyOrder"]
+    static let keys = ["fanOut", "empty", "mean", "shared", "inKeyOrder", "byKey"]
 }
 
 /// `value` rounded to two significant digits (0.012345 → 0.012, 987,654 → 990,000, 639,503,569.6 → 640,000,000):
