@@ -32,6 +32,9 @@ final class DestinationObjects {
     private var joinInserters: [String: JoinRowInserter] = [:]
     /// The last order key given in each ordered to-many list, by relationship and owner.
     private var orderCounters: [OrderCounterKey: Int64] = [:]
+    /// The entity numbers each relationship destination and its subentities have, found once per entity: the
+    /// layout walks the hierarchy for them, once per relationship set.
+    private var numberRanges: [String: ClosedRange<Int>] = [:]
 
     init(destination: Store, primaryKeys: PrimaryKeyAllocator, storage: StorageMode, tally: MigrationTally) {
         self.destination = destination
@@ -142,7 +145,13 @@ final class DestinationObjects {
         }
         // A source object mapped by several mappings has destinations of several entities: keep those this
         // relationship can point at.
-        let allowed = destination.layout.entityNumberRange(of: relationship.destination)
+        let allowed =
+            numberRanges[relationship.destination]
+            ?? {
+                let range = destination.layout.entityNumberRange(of: relationship.destination)
+                numberRanges[relationship.destination] = range
+                return range
+            }()
         targets = targets.filter { $0.side != .destination || allowed.contains(Int($0.entity)) }
         guard targets.allSatisfy({ $0.side == .destination }) else {
             throw MigrationError(
