@@ -147,7 +147,7 @@ let package = Package(
             name: "ScenarioRunnerTests",
             dependencies: [
                 "ScenarioRunner", "MigrationEngine", "MappingModel", "ObjectModel", "ReportModel", "Instrumentation",
-                "DataGeneration", "TestFixtures",
+                "DataGeneration", "PersistentStore", "TestFixtures",
             ]),
         .testTarget(
             name: "MigrationBenchCLITests",

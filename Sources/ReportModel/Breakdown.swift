@@ -6,6 +6,9 @@ public struct StepBreakdown: Sendable, Hashable, Codable {
     public var step: String
     /// The step's wall time, measured around the whole step (not added up from its parts).
     public var wallSeconds: Statistic
+    /// Each repetition's parts (the phase meter's phases of the step, whose stages the profiler's parts fill)
+    /// added up, over the step's wall time: near 1 when the parts account for the whole step.
+    public var accounted: Statistic
     /// Each stage's phase and how much of it its parts account for, in the order run.
     public var stages: [StageAccount]
     /// Every part, costliest (median wall time) first.
@@ -15,11 +18,12 @@ public struct StepBreakdown: Sendable, Hashable, Codable {
 
     /// Creates a step's breakdown.
     public init(
-        step: String, wallSeconds: Statistic, stages: [StageAccount], parts: [BreakdownPart],
+        step: String, wallSeconds: Statistic, accounted: Statistic, stages: [StageAccount], parts: [BreakdownPart],
         statements: [StatementBreakdown]
     ) {
         self.step = step
         self.wallSeconds = wallSeconds
+        self.accounted = accounted
         self.stages = stages
         self.parts = parts
         self.statements = statements
@@ -34,12 +38,16 @@ public struct StageAccount: Sendable, Hashable, Codable {
     public var wallSeconds: Double
     /// The median over repetitions of the parts' wall times added up, measured by the engine's profiler.
     public var attributedSeconds: Double
+    /// The median over repetitions of the parts' time over the phase's: near 1 when the stage's entity mappings
+    /// and its own work account for all of it.
+    public var accounted: Double
 
     /// Creates an account.
-    public init(phase: String, wallSeconds: Double, attributedSeconds: Double) {
+    public init(phase: String, wallSeconds: Double, attributedSeconds: Double, accounted: Double) {
         self.phase = phase
         self.wallSeconds = wallSeconds
         self.attributedSeconds = attributedSeconds
+        self.accounted = accounted
     }
 }
 

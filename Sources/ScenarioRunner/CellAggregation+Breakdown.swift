@@ -56,9 +56,12 @@ extension CellAggregation {
             )
         }
         var stages: [StageAccount] = []
+        // Per repetition: the time its parts account for, added up over the step's phases.
+        var accounted = samples.map { _ in 0.0 }
         for phase in phases {
             let walls = samplePhases.compactMap { $0[phase.name]?.wallSeconds }
             guard walls.count == samples.count else { continue }
+            for index in walls.indices { accounted[index] += walls[index] }
             if !stagePhases.contains(phase.name) {
                 // A phase of the step outside every stage (preparing, opening, the swap): one part of its own.
                 parts.append(
@@ -72,14 +75,17 @@ extension CellAggregation {
             stages.append(
                 StageAccount(
                     phase: phase.name, wallSeconds: phase.wallSeconds.median,
-                    attributedSeconds: Statistic(samples: attributed).median))
+                    attributedSeconds: Statistic(samples: attributed).median,
+                    accounted: Statistic(samples: zip(attributed, walls).map { $1 > 0 ? $0 / $1 : 1 }).median))
             // What the stage's phase took beyond its parts: the profiler's own reads, and code between parts.
             let rest = zip(walls, attributed).map { max($0 - $1, 0) }
             parts.append(
                 stepPart(phase.name, work: "unattributed", walls: rest, samples: nil, stepSeconds: wall.median))
         }
         return StepBreakdown(
-            step: name, wallSeconds: wall, stages: stages,
+            step: name, wallSeconds: wall,
+            accounted: Statistic(samples: zip(accounted, samples).map { $0 / max($1.stepSeconds[step - 1], 1e-9) }),
+            stages: stages,
             parts: parts.sorted { $0.wallSeconds.median > $1.wallSeconds.median },
             statements: statements(step, samples: samples, stepSeconds: wall.median))
     }

@@ -24,6 +24,9 @@ public struct RunOptions: Sendable {
     /// ``Cell/measuredInParallel``: its counts are judged as usual, its timings are not (they were taken beside
     /// other cells' work).
     public var jobs = 1
+    /// Whether each cell's steps are broken down per entity mapping and stage (``Cell/breakdown``); on by
+    /// default, off with `run --no-breakdown`.
+    public var breakdown = true
 
     /// Options for a quick or full run of every cell.
     public init(quick: Bool, sizes: [Int]? = nil) {
@@ -82,6 +85,7 @@ public struct RunOrchestrator: Sendable {
                 modes.map { mode in
                     var spec = CellSpec(scenarioFile: scenario.file, scenario: scenario.name, size: size, mode: mode)
                     spec.countInstructions = options.instructions || scenario.instructions
+                    spec.breakdown = options.breakdown
                     return (scenario, spec)
                 }
             }

@@ -73,6 +73,7 @@ enum SampleReport {
             [singleStreaming, perEntity].map { measuredCell("shop-split", size: size, mode: $0) }
         }
         cells[0] = withoutHeap(cells[0])
+        cells[2].breakdown = breakdown
         cells[3].status = .crashed
         cells[3].failure = "signal 9 (killed) during \"pass 2\" | out of memory?\nthe kernel's OOM killer chose it"
         cells[3].verification = nil
@@ -105,6 +106,62 @@ enum SampleReport {
     }
 
     // MARK: Cells
+
+    /// "Where it went" for a heavyweight step (a policy's callbacks, a to-many key path, a stage's own work and
+    /// the rest) and a lightweight one (its statements).
+    static var breakdown: [StepBreakdown] {
+        func part(
+            _ phase: String, _ mapping: String?, work: String? = nil, seconds: Double, share: Double, rows: Int = 0,
+            hint: String? = nil, callbacks: [CallbackBreakdown] = []
+        ) -> BreakdownPart {
+            BreakdownPart(
+                phase: phase, mapping: mapping, work: work, wallSeconds: statistic(seconds),
+                userSeconds: statistic(seconds * 0.8), systemSeconds: statistic(seconds * 0.05), rowsRead: rows,
+                objectsCreated: mapping == nil ? 0 : rows, edgesMade: rows / 2,
+                heapPeakGrowthBytes: work == "unattributed" ? nil : statistic(Double(rows) * 120),
+                counts: ["sqliteSteps": statistic(Double(rows * 3))], callbacks: callbacks, hint: hint, share: share)
+        }
+        let heavyweight = StepBreakdown(
+            step: "step S1→S2", wallSeconds: statistic(1.0), accounted: statistic(0.991),
+            stages: [
+                StageAccount(
+                    phase: "pass 1 · creating objects", wallSeconds: 0.82, attributedSeconds: 0.815, accounted: 0.994),
+                StageAccount(phase: "pass 1 · validating", wallSeconds: 0.1, attributedSeconds: 0.096, accounted: 0.96),
+            ],
+            parts: [
+                part(
+                    "pass 1 · creating objects", "CustomerToCustomer", seconds: 0.61, share: 0.61, rows: 50_000,
+                    hint: "to-many key path $source.orders.@count evaluated per object for orderCount"),
+                part(
+                    "pass 1 · creating objects", "OrderToOrder", seconds: 0.205, share: 0.205, rows: 50_000,
+                    hint: "policy SplitAttribute: createDestinationInstances called 50,000 times",
+                    callbacks: [
+                        CallbackBreakdown(
+                            callback: "createDestinationInstances", calls: 50_000, seconds: statistic(0.15))
+                    ]),
+                part(
+                    "pass 1 · validating", nil, work: "building indexes", seconds: 0.09, share: 0.09,
+                    hint: "indexes built once, after every row is in"),
+                part("seal and swap", nil, work: "seal and swap", seconds: 0.07, share: 0.07),
+                part("pass 1 · creating objects", nil, work: "unattributed", seconds: 0.005, share: 0.005),
+                part("pass 1 · validating", nil, work: "committing", seconds: 0.0004, share: 0.0004),
+            ],
+            statements: [])
+        let lightweight = StepBreakdown(
+            step: "step S2→S3", wallSeconds: statistic(0.2), accounted: statistic(0.98),
+            stages: [StageAccount(phase: "SQL in place", wallSeconds: 0.18, attributedSeconds: 0.178, accounted: 0.99)],
+            parts: [
+                part("SQL in place", nil, work: "running the step's SQL", seconds: 0.178, share: 0.89, rows: 100_000)
+            ],
+            statements: [
+                StatementBreakdown(
+                    text:
+                        #"INSERT INTO "MBNEW_ZORDER" (Z_PK, Z_ENT, Z_OPT, "ZTOTAL") SELECT Z_PK, Z_ENT, Z_OPT, "ZTOTAL" FROM "ZORDER" WHERE Z_PK BETWEEN ? AND ?"#,
+                    runs: 2, seconds: statistic(0.12), rows: 100_000, share: 0.6),
+                StatementBreakdown(text: "COMMIT", runs: 1, seconds: statistic(0.04), rows: nil, share: 0.2),
+            ])
+        return [heavyweight, lightweight]
+    }
 
     /// A passing cell whose figures grow with the size and depend on the mode, so that charts have shape.
     static func measuredCell(_ scenario: String, size: Int, mode: Mode) -> Cell {

@@ -52,6 +52,11 @@ struct RunCommand: ParsableCommand {
         help: "Count instructions under valgrind's callgrind, phase by phase (about 20 to 50 times slower).")
     var instructions = false
 
+    @Flag(
+        name: .customLong("breakdown"), inversion: .prefixedNo,
+        help: "Break each step down per entity mapping and stage (where it went); --no-breakdown measures phases only.")
+    var breakdown = true
+
     @Option(
         name: .long,
         help: ArgumentHelp("A folder keeping one summary per run, charted in the HTML report.", valueName: "dir"))
@@ -74,6 +79,7 @@ struct RunCommand: ParsableCommand {
             let loaded = try ScenarioFiles.load(scenarios)
             var options = RunOptions(quick: quick, sizes: try sizes.map(Self.sizes))
             options.instructions = instructions
+            options.breakdown = breakdown
             options.jobs = jobs
             if let modes { try Self.filter(&options, modes) }
             if let (plan, line) = try sharding.plan() {

@@ -127,6 +127,9 @@ struct ProfileCommand: ParsableCommand {
     @Option(name: .long, help: "Runs of the migration.")
     var repetitions = 3
 
+    @Option(name: .long, help: "The costliest parts of each step to print, with their share and cause.")
+    var top = 5
+
     @Option(name: .long, help: ArgumentHelp("The reports folder.", valueName: "dir"))
     var out = "Reports"
 
@@ -142,6 +145,7 @@ struct ProfileCommand: ParsableCommand {
             throw ValidationError("--repetitions must be from 1 to \(InputLimits.repetitions)")
         }
         if let scale, !(1...1000).contains(scale) { throw ValidationError("--scale must be from 1 to 1000") }
+        guard (0...1000).contains(top) else { throw ValidationError("--top must be from 0 to 1000") }
     }
 
     func run() throws {
@@ -196,6 +200,7 @@ struct ProfileCommand: ParsableCommand {
             let report = try ReportRun(out: out, baseline: nil).run(
                 scenarios: [scenario], options: RunOptions(quick: true),
                 command: ["profile"] + CommandLine.arguments.dropFirst(2))
+            if top > 0 { print(BreakdownText.render(report, top: top), terminator: "") }
             exitCode = Int32(report.verdict.exitCode)
         }
         if exitCode != 0 { throw ExitCode(exitCode) }

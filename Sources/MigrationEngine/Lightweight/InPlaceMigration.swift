@@ -49,10 +49,13 @@ public struct InPlaceMigration: Sendable {
         }
         let start = profiler.begin(MigrationProfiler.Work(rows: 0, objects: 0, edges: 0))
         do {
-            let store = try Store.open(at: path, version: plan.source)
-            let (result, runs) = try store.connection.profilingStatements {
-                try migrate(store, progress: progress, shouldCancel: shouldCancel)
-            }
+            // The store is closed (its log checkpointed) before the part ends.
+            let (result, runs) = try {
+                let store = try Store.open(at: path, version: plan.source)
+                return try store.connection.profilingStatements {
+                    try migrate(store, progress: progress, shouldCancel: shouldCancel)
+                }
+            }()
             profiler.record(runs)
             profiler.end(
                 start, at: MigrationProfiler.Place(pass: nil, stage: Self.stage, work: "running the step's SQL"),

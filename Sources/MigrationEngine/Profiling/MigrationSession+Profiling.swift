@@ -67,7 +67,7 @@ extension MigrationSession {
     ) -> String? {
         if let busiest = callbacks.max(by: { $0.seconds < $1.seconds }), busiest.seconds > 0 {
             let policy = plan.mapping.policy ?? "its policy"
-            return "policy \(policy): \(busiest.callback) called \(busiest.calls) times"
+            return "policy \(policy): \(busiest.callback) called \(Self.grouped(busiest.calls)) times"
         }
         switch stage {
         case .createInstances:
@@ -81,30 +81,57 @@ extension MigrationSession {
             }
             return nil
         case .createRelationships:
-            guard let (property, path) = toManyKeyPath(in: plan, relationships: true) else { return nil }
-            return "to-many key path \(path) evaluated per object for \(property)"
+            if let (property, path) = toManyKeyPath(in: plan, relationships: true) {
+                return "to-many key path \(path) evaluated per object for \(property)"
+            }
+            let doneInStageOne = Set(((try? runtimes.stageOneForeignKeys(for: plan)) ?? []).map(\.name))
+            let evaluated = plan.relationships.filter { $0.writesEdges && !doneInStageOne.contains($0.name) }.map(
+                \.name)
+            guard !evaluated.isEmpty, plan.mapping.sourceEntity.map({ cursor.objectCounts[$0] ?? 0 }) ?? 0 > 0 else {
+                return nil
+            }
+            return "relationship mappings evaluated object by object: " + evaluated.joined(separator: ", ")
         case .save, .validate:
             return nil
         }
     }
 
-    /// The first property of `plan` whose expression walks a to-many relationship of the source entity
-    /// (`$source.books.@count`, `$source.books.title`), and that key path.
+    /// `9,170`: a count with thousands separators, whatever the locale.
+    private static func grouped(_ value: Int) -> String {
+        var digits = String(value)
+        var index = digits.count - 3
+        while index > 0 {
+            digits.insert(",", at: digits.index(digits.startIndex, offsetBy: index))
+            index -= 3
+        }
+        return digits
+    }
+
+    /// The first property of `plan` whose expression walks a to-many relationship for each object
+    /// (`$source.books.@count`, `$source.author.books.@count`), and that key path.
     private func toManyKeyPath(
         in plan: CompiledEntityMappingPlan, relationships: Bool = false
     ) -> (property: String, path: String)? {
         guard let entity = plan.mapping.sourceEntity else { return nil }
-        let toMany = sourceVersion.relationships(of: entity).filter(\.isToMany).map(\.name)
         let expressions =
             relationships
             ? plan.relationships.map { ($0.name, $0.expression) } : plan.attributes.map { ($0.name, $0.expression) }
         for (property, expression) in expressions {
-            for name in toMany {
-                guard let range = expression.text.range(of: "$source.\(name).") else { continue }
-                let rest = expression.text[range.upperBound...].prefix {
-                    $0.isLetter || $0.isNumber || "_@.".contains($0)
+            var rest = Substring(expression.text)
+            while let range = rest.range(of: "$source.") {
+                let path = rest[range.upperBound...].prefix { $0.isLetter || $0.isNumber || "_@.".contains($0) }
+                rest = rest[range.upperBound...]
+                // Walk the key path through the source model: a to-many relationship followed by more keys is a
+                // walk over every related object (a relationship mapping that hands `$source.books` on is not).
+                var current = entity
+                let keys = path.split(separator: ".").map(String.init)
+                for (index, key) in keys.enumerated() {
+                    guard let relationship = sourceVersion.relationship(key, of: current) else { break }
+                    if relationship.isToMany, index < keys.count - 1 {
+                        return (property, "$source." + keys.joined(separator: "."))
+                    }
+                    current = relationship.destination
                 }
-                return (property, "$source.\(name).\(rest)")
             }
         }
         return nil

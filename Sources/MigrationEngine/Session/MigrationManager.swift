@@ -81,6 +81,27 @@ public struct MigrationManager: Sendable {
         shouldCancel: @escaping () -> Bool = { false }
     ) throws -> Report {
         let compiled = try compile(mappingModels)
+        // Profiled, closing the stores (a checkpoint of the new store's log) is a part of the last stage: it begins
+        // as the stores' last use ends, and ends once they are closed.
+        var closing: (start: MigrationProfiler.Start, pass: Int)?
+        let report = try run(
+            compiled, from: sourcePath, to: destinationPath, progress: progress, shouldCancel: shouldCancel,
+            closing: &closing)
+        if let profiler, let closing {
+            profiler.end(
+                closing.start,
+                at: MigrationProfiler.Place(
+                    pass: closing.pass, stage: MigrationProgress.Stage.validate.rawValue, work: "closing the stores"),
+                work: MigrationProfiler.Work(rows: 0, objects: 0, edges: 0), callbacks: [], hint: nil)
+        }
+        return report
+    }
+
+    private func run(
+        _ compiled: [CompiledMappingModel], from sourcePath: String, to destinationPath: String,
+        progress: ((MigrationProgress) -> Void)?, shouldCancel: @escaping () -> Bool,
+        closing: inout (start: MigrationProfiler.Start, pass: Int)?
+    ) throws -> Report {
         let sourceStore = try Store.open(at: sourcePath, version: source, readOnly: true)
         let destinationStore = try Store.create(at: destinationPath, version: destination)
         do {
@@ -110,13 +131,15 @@ public struct MigrationManager: Sendable {
             let objects = try session.profiled(pass: passes.count - 1, .validate, nil, work: "counting objects") {
                 try destinationStore.objectCounts().filter { destination.entity(named: $0.key)?.isAbstract == false }
             }
-            return Report(
+            let report = Report(
                 passes: passes.count,
                 objectsCreated: session.tally.objectsCreated,
                 edgesWritten: session.tally.edgesWritten,
                 objects: objects,
                 associationBytes: session.associations.footprint,
                 mappingsRunInSQL: session.tally.mappingsRunInSQL.sorted())
+            closing = profiler.map { ($0.begin(MigrationProfiler.Work(rows: 0, objects: 0, edges: 0)), passes.count) }
+            return report
         } catch {
             Store.remove(at: destinationPath)
             throw error

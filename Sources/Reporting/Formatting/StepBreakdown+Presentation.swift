@@ -10,11 +10,6 @@ extension BreakdownPart {
     }
 }
 
-extension StepBreakdown {
-    /// The parts' shares of the step added up: near 1 when the parts account for the whole step.
-    public var shareAccountedFor: Double { parts.reduce(0) { $0 + $1.share } }
-}
-
 /// "Where it went", as text: for every cell with a breakdown, each step's costliest parts with their share of the
 /// step, time and cause — what `profile` prints.
 public enum BreakdownText {
@@ -28,7 +23,7 @@ public enum BreakdownText {
             for step in steps {
                 lines.append(
                     "  \(step.step): \(Format.seconds(step.wallSeconds.median)), its parts account for "
-                        + "\(Format.percent(step.shareAccountedFor))")
+                        + "\(Format.percent(step.accounted.median))")
                 for (rank, part) in step.parts.prefix(top).enumerated() {
                     lines.append("    " + line(rank: rank + 1, part))
                 }

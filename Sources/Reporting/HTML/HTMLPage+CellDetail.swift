@@ -14,6 +14,8 @@ extension HTMLPage {
         let floor: String?
         let failure: String?
         let phases: [PhaseRow]
+        /// "Where it went", one per step, when the run profiled the cell.
+        let breakdown: [BreakdownView]
         let counts: Counts?
         let verification: VerificationDetail?
         let failedBudgets: [String]
@@ -92,6 +94,7 @@ extension HTMLPage.CellDetail {
         failure = cell.failure
         phases =
             cell.isMeasured ? (cell.phases.map { .init($0, isTotal: false) } + [.init(cell.total, isTotal: true)]) : []
+        breakdown = cell.isMeasured ? (cell.breakdown ?? []).map(HTMLPage.BreakdownView.init) : []
         counts = cell.isMeasured ? HTMLPage.Counts(cell) : nil
         verification = cell.verification.map(HTMLPage.VerificationDetail.init)
         failedBudgets = cell.failedBudgets.map(\.summary)

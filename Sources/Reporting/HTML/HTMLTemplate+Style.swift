@@ -102,6 +102,12 @@ extension HTMLTemplate {
         .phases tr.nested td:first-child { padding-left: 28px; color: #424a53; }
         .phases tr.total td { font-weight: 600; border-top: 2px solid var(--line); background: var(--soft); }
         .violations { margin-top: 6px; }
+        h4.where { font-size: 13.5px; margin: 16px 0 4px; }
+        .cause { display: block; color: var(--warn); font-size: 12px; }
+        .breakdown td.share { white-space: nowrap; font-variant-numeric: tabular-nums; }
+        .bar { display: inline-block; width: 120px; height: 9px; margin-right: 8px; background: var(--soft);
+          border: 1px solid var(--line); border-radius: 3px; vertical-align: middle; overflow: hidden; }
+        .bar > span { display: block; height: 100%; background: #0969da; }
         details.fold { margin-top: 10px; }
         details.fold > summary { cursor: pointer; color: #0969da; margin-bottom: 6px; }
         .metric-values { font-variant-numeric: tabular-nums; white-space: nowrap; margin-right: 4px; }

@@ -205,6 +205,45 @@ enum HTMLTemplate {
           </table>
           </div>
           {{/empty(phases)}}
+          {{#breakdown}}
+          <h4 class="where">Where it went — {{step}}</h4>
+          <p class="meta">{{summary}}</p>
+          {{#stages}}<p class="meta">{{.}}</p>{{/stages}}
+          <div class="table-wrap">
+          <table class="phases breakdown">
+            <thead><tr><th class="num">#</th><th>Part (stage · entity mapping, or the stage's own work)</th>
+              <th>Share of the step</th><th class="num">Wall (min – max)</th><th class="num">CPU</th>
+              <th class="num">Rows read</th><th class="num">Objects</th><th class="num">Edges</th>
+              <th class="num">Heap growth</th></tr></thead>
+            <tbody>
+            {{#rows}}
+            <tr><td class="num">{{rank}}</td>
+              <td>{{label}}{{#hint}}<span class="cause">{{hint}}</span>{{/hint}}
+                {{#callbacks}}<span class="range">{{.}}</span>{{/callbacks}}</td>
+              <td class="share"><span class="bar"><span style="width: {{bar}}%"></span></span>{{share}}</td>
+              <td class="num">{{wall}}<span class="range">{{wallRange}}</span></td><td class="num">{{cpu}}</td>
+              <td class="num">{{rows}}</td><td class="num">{{objects}}</td><td class="num">{{edges}}</td>
+              <td class="num">{{heapGrowth}}</td></tr>
+            {{/rows}}
+            </tbody>
+          </table>
+          </div>
+          {{#rest}}<p class="meta">{{rest}}</p>{{/rest}}
+          {{^empty(statements)}}
+          <div class="table-wrap">
+          <table class="phases statements">
+            <thead><tr><th>Statement (SQLite's own clock)</th><th class="num">Share of the step</th>
+              <th class="num">Time</th><th class="num">Runs</th><th class="num">Rows written</th></tr></thead>
+            <tbody>
+            {{#statements}}
+            <tr><td><code>{{text}}</code></td><td class="num">{{share}}</td><td class="num">{{time}}</td>
+              <td class="num">{{runs}}</td><td class="num">{{rows}}</td></tr>
+            {{/statements}}
+            </tbody>
+          </table>
+          </div>
+          {{/empty(statements)}}
+          {{/breakdown}}
           {{#counts}}
           <div class="table-wrap">
           <table class="phases counts">

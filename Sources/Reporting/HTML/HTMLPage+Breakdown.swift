@@ -1,0 +1,96 @@
+import ReportModel
+
+extension HTMLPage {
+    /// "Where it went" for one step of a cell: its parts, costliest first, with their share of the step.
+    struct BreakdownView {
+        let step: String
+        /// `553 ms; its parts account for 99.6% of it.`
+        let summary: String
+        /// `pass 1 · creating objects: 171 ms, 99.8% of it in its parts.`, one per stage.
+        let stages: [String]
+        let rows: [BreakdownRow]
+        /// `12 more parts, 0.4% of the step together.`
+        let rest: String?
+        let statements: [StatementRow]
+    }
+
+    /// One part of a step.
+    struct BreakdownRow {
+        let rank: String
+        let label: String
+        let share: String
+        /// The share as a percentage of the bar's full width, for its `style`.
+        let bar: String
+        let wall: String
+        let wallRange: String
+        let cpu: String
+        let rows: String
+        let objects: String
+        let edges: String
+        let heapGrowth: String
+        /// `createDestinationInstances: 9,170 calls, 194 ms`, one per policy callback.
+        let callbacks: [String]
+        let hint: String?
+    }
+
+    /// One SQL statement of a lightweight step.
+    struct StatementRow {
+        let share: String
+        let time: String
+        let text: String
+        let runs: String
+        let rows: String
+    }
+}
+
+extension HTMLPage.BreakdownView {
+    /// Parts whose share is below this are counted in ``rest`` rather than listed.
+    static let smallestShown = 0.001
+
+    init(_ step: StepBreakdown) {
+        self.step = step.step
+        summary =
+            "\(Format.seconds(step.wallSeconds.median)), measured around the step; its parts account for "
+            + "\(Format.percent(step.accounted.median)) of it (median over the repetitions)."
+        stages = step.stages.map { stage in
+            "\(stage.phase): \(Format.seconds(stage.wallSeconds)), \(Format.percent(stage.accounted)) of it in its "
+                + "entity mappings and its own work."
+        }
+        let shown = step.parts.filter { $0.share >= Self.smallestShown }
+        let hidden = step.parts.filter { $0.share < Self.smallestShown }
+        rows = shown.enumerated().map { HTMLPage.BreakdownRow($1, rank: $0 + 1) }
+        rest =
+            hidden.isEmpty
+            ? nil
+            : "\(Format.counted(hidden.count, "more part")), "
+                + "\(Format.percent(hidden.reduce(0) { $0 + $1.share })) of the step together."
+        statements = step.statements.filter { $0.share >= Self.smallestShown }.map { statement in
+            HTMLPage.StatementRow(
+                share: Format.percent(statement.share), time: Format.seconds(statement.seconds.median),
+                text: statement.text, runs: Format.count(statement.runs),
+                rows: statement.rows.map(Format.count) ?? "—")
+        }
+    }
+}
+
+extension HTMLPage.BreakdownRow {
+    init(_ part: BreakdownPart, rank: Int) {
+        self.rank = "\(rank)"
+        label = part.label
+        share = Format.percent(part.share)
+        bar = Format.significant(min(max(part.share, 0), 1) * 100, trimmed: true)
+        wall = Format.seconds(part.wallSeconds.median)
+        wallRange = part.wallSeconds.rangeText { Format.seconds($0) }
+        cpu = Format.seconds(part.userSeconds.median + part.systemSeconds.median)
+        rows = Format.count(part.rowsRead)
+        objects = Format.count(part.objectsCreated)
+        edges = Format.count(part.edgesMade)
+        // A part the phase meter measured (a whole phase, a stage's rest) has no growth of its own: "—".
+        heapGrowth = part.heapPeakGrowthBytes.map { Format.bytes($0.median) } ?? "—"
+        callbacks = part.callbacks.map { callback in
+            "\(callback.callback): \(Format.counted(callback.calls, "call")), "
+                + Format.seconds(callback.seconds.median)
+        }
+        hint = part.hint
+    }
+}
