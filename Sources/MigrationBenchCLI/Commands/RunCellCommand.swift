@@ -19,6 +19,8 @@ struct RunCellCommand: ParsableCommand {
     @Option(name: .long) var passes: PassMode = .single
     @Option(name: .long) var storage: StorageMode = .streaming
     @Option(name: .long) var path: MigrationPath = .chained
+    @Flag(name: .customLong("no-breakdown"), help: "Measure phases only, without the engine's profiler.")
+    var noBreakdown = false
 
     @Option(name: .long, help: "A folder for the cell's stores.")
     var folder: String
@@ -51,9 +53,10 @@ struct RunCellCommand: ParsableCommand {
     private func runCell() throws {
         try reportingInputErrors {
             let scenario = try ScenarioLoader.load(path: self.scenario)
-            let spec = CellSpec(
+            var spec = CellSpec(
                 scenarioFile: self.scenario, scenario: scenario.name, size: size,
                 mode: CellMode(passes: passes, storage: storage, path: path))
+            spec.breakdown = !noBreakdown
             let sample = try CellExecution(
                 scenario: scenario, spec: spec, heap: currentHeapStatistics(), folder: folder
             ).run()

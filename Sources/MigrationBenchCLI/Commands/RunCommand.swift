@@ -273,12 +273,13 @@ enum CellLauncher {
         let output = "\(folder)/sample.json"
         let errors = "\(folder)/stderr.txt"
         _ = FileManager.default.createFile(atPath: errors, contents: nil)
-        let arguments = [
-            "run-cell", "--scenario", spec.scenarioFile, "--size", "\(spec.size)", "--passes",
-            spec.mode.passes.rawValue,
-            "--storage", spec.mode.storage.rawValue, "--path", spec.mode.path.rawValue, "--folder", folder,
-            "--output", output,
-        ]
+        let arguments =
+            [
+                "run-cell", "--scenario", spec.scenarioFile, "--size", "\(spec.size)", "--passes",
+                spec.mode.passes.rawValue,
+                "--storage", spec.mode.storage.rawValue, "--path", spec.mode.path.rawValue, "--folder", folder,
+                "--output", output,
+            ] + (spec.breakdown ? [] : ["--no-breakdown"])
         let counter = spec.countInstructions ? callgrind : nil
         let profile = "\(folder)/callgrind.out"
         let process = Process()
