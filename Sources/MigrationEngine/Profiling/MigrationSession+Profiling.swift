@@ -24,7 +24,7 @@ extension MigrationSession {
 
     /// The start of a segment, when the migration is profiled.
     func beginSegment() -> MigrationProfiler.Start? {
-        callbackTimes = [:]
+        callbackTimes.removeAll(keepingCapacity: true)
         return profiler?.begin(profiledWork)
     }
 
@@ -34,7 +34,7 @@ extension MigrationSession {
         _ plan: CompiledEntityMappingPlan? = nil, work: String? = nil, hint: String? = nil
     ) {
         guard let profiler, let start else { return }
-        let callbacks = callbackTimes.values.sorted { $0.callback < $1.callback }
+        let callbacks = callbackTimes.sorted { $0.callback < $1.callback }
         let place = MigrationProfiler.Place(
             pass: pass + 1, stage: stage.rawValue, mapping: plan?.mapping.name, work: work)
         profiler.end(
@@ -47,12 +47,18 @@ extension MigrationSession {
     func timedCallback<T>(_ callback: String, of plan: CompiledEntityMappingPlan, _ body: () throws -> T) throws -> T {
         guard profiler != nil, !plan.hasDefaultPolicy else { return try body() }
         let start = ContinuousClock.now
-        defer {
-            let seconds = (ContinuousClock.now - start).seconds
-            callbackTimes[callback, default: PolicyCallbackTime(callback: callback, calls: 0, seconds: 0)].calls += 1
-            callbackTimes[callback]?.seconds += seconds
-        }
+        defer { record(callback, seconds: (ContinuousClock.now - start).seconds) }
         return try body()
+    }
+
+    /// Adds one call of `callback` that took `seconds` to the segment under way.
+    private func record(_ callback: String, seconds: Double) {
+        if let index = callbackTimes.firstIndex(where: { $0.callback == callback }) {
+            callbackTimes[index].calls += 1
+            callbackTimes[index].seconds += seconds
+        } else {
+            callbackTimes.append(PolicyCallbackTime(callback: callback, calls: 1, seconds: seconds))
+        }
     }
 
     private var profiledWork: MigrationProfiler.Work {
