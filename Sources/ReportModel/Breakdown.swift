@@ -104,9 +104,6 @@ public struct BreakdownPart: Sendable, Hashable, Codable {
         self.hint = hint
         self.share = share
     }
-
-    /// `BookToBook` or `(committing)`: what the part is, for people.
-    public var subject: String { mapping ?? "(\(work ?? "other"))" }
 }
 
 /// One policy callback of one entity mapping.

@@ -40,11 +40,11 @@ enum CellAggregation {
                     kind: $0.kind, entity: $0.entity, property: $0.property, count: $0.count, examples: $0.examples)
             },
             notChecked: verified.notChecked, violationsExpected: scenario.integrity == .violations ? true : nil)
+        // Judged by Cell.combining, over all repetitions.
         let budgets = scenario.budgets.filter { $0.condition.selects(spec.mode, size: spec.size) }.map {
             BudgetResult(
                 name: $0.name, metric: $0.metric.key, phase: "migration", limit: $0.max, measured: nil,
-                unit: $0.metric.unit.rawValue, passed: false
-            ).judged(total: total, floor: floor)
+                unit: $0.metric.unit.rawValue, passed: false)
         }
         let expected = verification.isAsExpected
         let integrityNote =

@@ -234,7 +234,13 @@ public struct CellExecution {
 
     /// The name of the phase `segment` falls in: `pass 1 · creating objects`, or `SQL in place`.
     static func phaseName(of segment: ProfileSegment) -> String {
-        segment.pass.map { "pass \($0) · \(segment.stage)" } ?? segment.stage
+        phaseName(pass: segment.pass, stage: segment.stage)
+    }
+
+    /// The name of stage `stage` of pass `pass` (from 1) as a phase: `pass 1 · creating objects`; the stage
+    /// alone when it belongs to no pass (`SQL in place`).
+    static func phaseName(pass: Int?, stage: String) -> String {
+        pass.map { "pass \($0) · \(stage)" } ?? stage
     }
 
     /// Generates the source store at the chain's first version, or copies the scenario's store (a user's
@@ -277,7 +283,7 @@ public struct CellExecution {
             case .replacing, .finished: name = "seal and swap"
             case .migrating:
                 if let detail = progress.stepProgress {
-                    name = "pass \(detail.pass) · \(detail.stage.rawValue)"
+                    name = Self.phaseName(pass: detail.pass, stage: detail.stage.rawValue)
                 } else {
                     name = step.kind == .lightweight ? InPlaceMigration.stage : "open"
                 }

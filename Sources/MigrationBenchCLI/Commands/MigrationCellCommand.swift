@@ -122,10 +122,9 @@ struct MigrationCellCommand: ParsableCommand {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            let heaps = runs.compactMap(\.peakHeapBytes).map(Double.init)
-            try container.encode(Statistic(samples: runs.map(\.seconds)).median, forKey: .seconds)
-            try container.encode(
-                heaps.count == runs.count ? Int(Statistic(samples: heaps).median) : nil, forKey: .peakHeapBytes)
+            let cell = BenchmarkCell(runs)
+            try container.encode(cell.seconds.median, forKey: .seconds)
+            try container.encode(cell.peakHeapBytes.map { Int($0.median) }, forKey: .peakHeapBytes)
             try container.encode(runs[0].objectCount, forKey: .objectCount)
             try container.encode(runs, forKey: .runs)
         }

@@ -22,7 +22,7 @@ enum StoredProperty {
 
     /// The non-transient properties of `entity`, inherited ones included.
     static func all(of entity: String, in version: ModelVersion) -> [StoredProperty] {
-        version.attributes(of: entity).filter { !$0.isTransient }.map(StoredProperty.attribute)
+        version.storedAttributes(of: entity).map(StoredProperty.attribute)
             + version.relationships(of: entity).filter { !$0.isTransient }.map(StoredProperty.relationship)
     }
 }

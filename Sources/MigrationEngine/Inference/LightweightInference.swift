@@ -102,7 +102,7 @@ struct LightweightInference {
     func sameAttributes(_ old: Entity, _ new: Entity) -> Bool {
         func attributes(_ entity: String, _ version: ModelVersion) -> [String: AttributeType] {
             Dictionary(
-                version.attributes(of: entity).filter { !$0.isTransient }.map { ($0.name, $0.type) },
+                version.storedAttributes(of: entity).map { ($0.name, $0.type) },
                 uniquingKeysWith: { first, _ in first })
         }
         let before = attributes(old.name, source)

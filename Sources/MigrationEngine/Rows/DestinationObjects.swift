@@ -231,15 +231,10 @@ final class DestinationObjects {
     }
 
     /// Sets the foreign key `target` to the object with primary key `key`, or to none: in the held row if
-    /// there is one, else with the target's prepared UPDATE.
+    /// there is one, else with the writer's UPDATE of the target's slot.
     func setForeignKey(_ key: Int64?, target: ForeignKeyTarget, of object: ObjectID) throws {
-        let value: SQLiteValue = key.map { .integer($0) } ?? .null
         if key != nil { tally.edgesWritten += 1 }
-        if rows.set(value, slot: target.slot, of: object, writer: target.writer) { return }
-        try flushBatches()
-        try target.update.bind(value, at: 1)
-        try target.update.bind(object.primaryKey, at: 2)
-        try target.update.run()
+        try setColumn(key.map { .integer($0) } ?? .null, slot: target.slot, of: object, writer: target.writer)
     }
 
     /// The inserter of join table `table`, made the first time it is asked for.

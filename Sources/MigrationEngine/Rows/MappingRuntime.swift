@@ -128,12 +128,10 @@ extension MappingRuntimes {
                     writer.orderKeySlot(for: declared.name) == nil,
                     destinationVersion.inverse(of: declared).map({ $0.isToMany }) ?? true,
                     let slot = writer.slot(for: declared.name),
-                    let column = writer.table.column(for: declared.name, of: entity, version: destinationVersion)
+                    writer.table.column(for: declared.name, of: entity, version: destinationVersion) != nil
                 else { continue }
-                let sql = "UPDATE \(quoted(writer.table.name)) SET \(quoted(column.name)) = ? WHERE Z_PK = ?"
                 targets[relationship.name] = ForeignKeyTarget(
                     name: relationship.name, slot: slot, writer: writer,
-                    update: try objects.statements.statement(sql, on: destination.connection),
                     lookup: sourceForeignKeyLookup(relationship.expression, mapping: plan.mapping))
             }
         }

@@ -5,12 +5,11 @@ import PersistentStore
 import SQLiteDatabase
 
 /// A to-one relationship whose foreign key a relationship mapping can set directly: no order key, no inverse
-/// to keep in step. Its UPDATE is prepared once.
+/// to keep in step.
 struct ForeignKeyTarget {
     let name: String
     let slot: Int
     let writer: DestinationWriter
-    let update: Statement
     /// Set when the mapping is Xcode's canonical form over a source to-one (see ``SourceForeignKeyLookup``).
     let lookup: SourceForeignKeyLookup?
 }
