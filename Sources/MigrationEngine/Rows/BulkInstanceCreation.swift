@@ -128,13 +128,11 @@ final class BulkInstanceCreation {
     /// Makes every destination instance of the mapping, range by range, advancing `progress` by the source
     /// objects done.
     func run(progress: ProgressCounter) throws {
-        let bounds = try connection.withStatement(
-            "SELECT MIN(Z_PK), MAX(Z_PK) FROM \(Self.sourceSchema).\(quoted(sourceTable))"
-        ) { statement in
-            try statement.step() ? (statement.value(0).int64, statement.value(1).int64) : (nil, nil)
-        }
-        guard let lowest = bounds.0, let highest = bounds.1 else { return }
-        var start = lowest
+        // Each end read alone: SQLite scans the whole table for `MIN(Z_PK), MAX(Z_PK)` in one select.
+        guard let keys = try EntityTable.keyRange(ofTable: sourceTable, schema: Self.sourceSchema, in: connection)
+        else { return }
+        let highest = keys.upperBound
+        var start = keys.lowerBound
         while start <= highest {
             let (last, overflow) = start.addingReportingOverflow(Self.keysPerStatement - 1)
             let end = overflow ? highest : min(last, highest)
