@@ -46,7 +46,7 @@ struct GenerationPlan {
             var targetRandom = RandomSource(seed: dataset.seed, stream: "\(side.key)/targets")
             sharedTargets[side.table.name] = ShapedTargets(
                 targets: side.targets, fanOut: targetFanOut, byKey: side.targetByKey, edges: counts.total,
-                sources: side.sources.count, random: &targetRandom)
+                sources: side.sources.count, inKeyOrder: side.targetInKeyOrder, random: &targetRandom)
         }
         let assignments = try Self.toOneAssignments(version: version, dataset: dataset, ranges: ranges)
         var maxLength = 64
@@ -277,6 +277,8 @@ struct JoinSide {
     /// For an ordered driving relationship with a measured order: the share of consecutive destinations, in each
     /// list's order, whose keys ascend (``FanOutShape/inKeyOrder``).
     let inKeyOrder: Double?
+    /// The same for the other side's lists, when it is ordered too.
+    let targetInKeyOrder: Double?
     /// The bounds of each driving object's count: the model's, and the destination objects there are.
     let minCount: Int
     let maxCount: Int
@@ -327,12 +329,15 @@ struct JoinSide {
         self.byKey = dataset.relationships[key]?.shape?.byKey
         self.inKeyOrder = relationship.isOrdered ? dataset.relationships[key]?.shape?.inKeyOrder : nil
         self.targetByKey = otherKey.flatMap { dataset.relationships[$0]?.shape?.byKey }
+        let inverseName = reversed ? table.ownerRelationship : table.inverseRelationship
+        self.targetInKeyOrder =
+            inverseName.flatMap { version.relationship($0, of: other) }?.isOrdered == true
+            ? otherKey.flatMap { dataset.relationships[$0]?.shape?.inKeyOrder } : nil
         self.minCount = min(minCount, maxCount)
         self.maxCount = maxCount
         // The other side's maximum holds too: a dataset count that gives every driving object at least
         // `range.min` objects of the other side must not give those more than their maximum count (it was
         // generated anyway).
-        let inverseName = reversed ? table.ownerRelationship : table.inverseRelationship
         if dataset.relationships[key]?.count != nil, let inverseName,
             let inverse = version.relationship(inverseName, of: other), inverse.maxCount > 0
         {
@@ -395,10 +400,12 @@ final class JoinAssignment {
         }
         for (ordinal, place) in zip(others, places) {
             let other = targets.primaryKey(ofOrdinal: ordinal)
+            // In the other side's list: where its measured order says, else in key order (the sources' order).
+            let placeThere = shapedTargets?.position(inListOf: ordinal) ?? object
             if side.reversed {
-                try inserter.insert(owner: other, destination: object, orderKeys: (object, Int64(place)))
+                try inserter.insert(owner: other, destination: object, orderKeys: (placeThere, Int64(place)))
             } else {
-                try inserter.insert(owner: object, destination: other, orderKeys: (Int64(place), object))
+                try inserter.insert(owner: object, destination: other, orderKeys: (Int64(place), placeThere))
             }
         }
     }

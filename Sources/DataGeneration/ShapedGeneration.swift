@@ -241,17 +241,57 @@ struct ListOrder {
     /// each index of a list in turn.
     mutating func position(ofIndex index: Int, in size: Int) -> Int {
         guard let share = inKeyOrder, share < 1, size > 1 else { return index }
+        let (chance, reversed) = Self.rule(share: share, size: size)
+        if index % 2 == 1 { swapped = index < size && random.unit() < chance }
+        let partner = Self.partner(ofIndex: index, swapped: swapped)
+        return reversed ? size - partner + 1 : partner
+    }
+
+    /// The chance that a pair of neighbours swaps in a list of `size`, and whether the list runs against the
+    /// keys, for a share `share` of ascending steps.
+    static func rule(share: Double, size: Int) -> (chance: Double, reversed: Bool) {
         let reversed = share < 0.5
         let turned = (reversed ? share : 1 - share) * Double(size - 1)
-        let chance = min(1, turned / Double(size / 2))
-        var partner = index
-        if index % 2 == 1 {
-            swapped = index < size && random.unit() < chance
-            if swapped { partner = index + 1 }
-        } else if swapped {
-            partner = index - 1
-        }
-        return reversed ? size - partner + 1 : partner
+        return (min(1, turned / Double(max(size / 2, 1))), reversed)
+    }
+
+    /// The place, in key order, that the `index`th object takes: its neighbour's when its pair is `swapped`.
+    static func partner(ofIndex index: Int, swapped: Bool) -> Int {
+        guard swapped else { return index }
+        return index % 2 == 1 ? index + 1 : index - 1
+    }
+}
+
+/// Where each source object goes in the lists of the destinations of a many-to-many that is ordered on the
+/// other side too (``FanOutShape/inKeyOrder`` of the inverse): the sources come in key order, so each
+/// destination's list receives them in key order, and ``ListOrder``'s rule places them — pairs of neighbours
+/// swap with its chance for the destination's expected list size, decided by a draw seeded with the destination
+/// and the pair (no state but a count per destination: 4 bytes each); a list against the keys takes places
+/// counted down from the number of sources, so that every place is positive.
+struct TargetListOrder {
+    private let share: Double
+    private let seed: UInt64
+    private let highest: Int64
+    private var counts: [Int32]
+
+    init(share: Double, targets: Int, sources: Int, seed: UInt64) {
+        self.share = share
+        self.seed = seed
+        self.highest = Int64(sources) + 1
+        self.counts = Array(repeating: 0, count: targets)
+    }
+
+    /// The place of the next source in the list of destination `ordinal`, whose expected size is `size`.
+    mutating func position(ofTarget ordinal: Int, expectedSize size: Int) -> Int64 {
+        counts[ordinal] += 1
+        let index = Int(counts[ordinal])
+        guard share < 1, size > 1 else { return Int64(index) }
+        let (chance, reversed) = ListOrder.rule(share: share, size: size)
+        let pair = (index + 1) / 2
+        var draw = RandomSource(seed: seed ^ (UInt64(ordinal) << 24 ^ UInt64(pair)))
+        let swapped = 2 * pair <= size && draw.unit() < chance
+        let partner = Int64(ListOrder.partner(ofIndex: index, swapped: swapped))
+        return reversed ? highest - partner : partner
     }
 }
 
@@ -267,12 +307,15 @@ final class ShapedTargets {
     private let permutation: AffinePermutation
     private let edges: Int
     private var next = 0
+    /// With a measured order of the destinations' own lists: where each source goes in them.
+    private var listOrder: TargetListOrder?
     /// Slots a source object could not take (their destination was already its own), for the next ones.
     private var deferred: [Int] = []
 
+    /// - Parameter inKeyOrder: the measured order of the destinations' lists, when they are ordered too.
     init(
         targets: ObjectRange, fanOut: Quantiles, byKey: Quantiles? = nil, edges: Int, sources: Int,
-        random: inout RandomSource
+        inKeyOrder: Double? = nil, random: inout RandomSource
     ) {
         self.targets = targets
         var weights = ShapedFanOut(
@@ -288,6 +331,18 @@ final class ShapedTargets {
         self.cumulative = cumulative
         self.edges = max(edges, 1)
         self.permutation = AffinePermutation(count: self.edges, random: &random)
+        if let inKeyOrder {
+            listOrder = TargetListOrder(
+                share: inKeyOrder, targets: targets.count, sources: sources, seed: random.next())
+        }
+    }
+
+    /// The place of the next source (sources come in key order) in the list of destination `ordinal`, or nil
+    /// when the destinations' lists have no measured order.
+    func position(inListOf ordinal: Int) -> Int64? {
+        guard listOrder != nil else { return nil }
+        let size = Int(cumulative[ordinal] - (ordinal == 0 ? 0 : cumulative[ordinal - 1]))
+        return listOrder!.position(ofTarget: ordinal, expectedSize: size)
     }
 
     /// `count` different destination ordinals for the next source object.

@@ -39,16 +39,17 @@ public struct StoreShape: Sendable {
     public let attributes: [String: AttributeMeasure]
     /// Per to-one relationship: the share of objects that have a destination.
     public let fills: [String: Double]
-    /// Per to-many relationship: every source object's number of destination objects, sorted.
-    public let fanOuts: [String: [Int]]
     /// Per many-to-many relationship: the share of destination objects that more than one source object holds.
     public let shared: [String: Double]
     /// Per ordered to-many relationship with at least one pair of destinations: the share of consecutive
     /// destination objects, in the relationship's order, whose primary keys ascend (``FanOutShape/inKeyOrder``).
     public let inKeyOrder: [String: Double]
-    /// Per to-many relationship: every source object's number of destination objects, in primary-key order
-    /// (``FanOutShape/byKey`` is told from it).
+    /// Per to-many relationship: every source object's number of destination objects, in primary-key order:
+    /// the one measurement that both the fan-out (``fanOuts``) and ``FanOutShape/byKey`` are told from.
     public let countsInKeyOrder: [String: [Int]]
+
+    /// Per to-many relationship: every source object's number of destination objects, sorted.
+    public var fanOuts: [String: [Int]] { countsInKeyOrder.mapValues { $0.sorted() } }
 
     /// All objects of the store.
     public var totalObjects: Int { objects.values.reduce(0, +) }
@@ -82,14 +83,13 @@ public struct StoreShape: Sendable {
 
     init(
         version: ModelVersion, objects: [String: Int], attributes: [String: AttributeMeasure],
-        fills: [String: Double], fanOuts: [String: [Int]], shared: [String: Double], inKeyOrder: [String: Double],
+        fills: [String: Double], shared: [String: Double], inKeyOrder: [String: Double],
         countsInKeyOrder: [String: [Int]]
     ) {
         self.version = version
         self.objects = objects
         self.attributes = attributes
         self.fills = fills
-        self.fanOuts = fanOuts
         self.shared = shared
         self.inKeyOrder = inKeyOrder
         self.countsInKeyOrder = countsInKeyOrder
@@ -142,15 +142,15 @@ public struct StoreShape: Sendable {
             guard smaller > 0 else { continue }
             dataset.relationships[key]?.fill = min(fill * Double(mine) / Double(smaller), 1)
         }
-        for (key, counts) in fanOuts where !counts.isEmpty {
-            let sorted = counts.map(Double.init)
-            let empty = Double(counts.prefix { $0 == 0 }.count) / Double(counts.count)
+        for (key, counts) in countsInKeyOrder where !counts.isEmpty {
+            let sorted = counts.sorted().map(Double.init)
+            let empty = Double(counts.count { $0 == 0 }) / Double(counts.count)
             let fanOut = Quantiles(sorted: sorted) { ($0 * 10).rounded() / 10 }
             let mean = (Double(counts.reduce(0, +)) / Double(counts.count) * 1000).rounded() / 1000
             dataset.relationships[key, default: RelationshipFill()].shape = FanOutShape(
                 fanOut: fanOut, empty: empty, mean: mean, shared: shared[key],
                 inKeyOrder: inKeyOrder[key].map { ($0 * 1000).rounded() / 1000 },
-                byKey: countsInKeyOrder[key].flatMap(KeyProfile.quantiles))
+                byKey: KeyProfile.quantiles(countsInKeyOrder: counts))
         }
         return dataset
     }
@@ -168,16 +168,29 @@ private struct StoreShapeReader {
         let objects = try store.objectCounts().filter { version.entity(named: $0.key)?.isAbstract == false }
         var attributes: [String: StoreShape.AttributeMeasure] = [:]
         var fills: [String: Double] = [:]
-        var fanOuts: [String: [Int]] = [:]
         var shared: [String: Double] = [:]
         var inKeyOrder: [String: Double] = [:]
-        var byKey: [String: [Int]] = [:]
+        var countsInKeyOrder: [String: [Int]] = [:]
         for entity in version.entities {
             let table = layout.table(for: entity.name)
             let range = layout.entityNumberRange(of: entity.name)
             let scope = "Z_ENT BETWEEN \(range.lowerBound) AND \(range.upperBound)"
             let rows = try count("SELECT COUNT(*) FROM \(quoted(table.name)) WHERE \(scope)")
             guard rows > 0 else { continue }
+            // The entity's keys in order, read once for all of its to-many relationships.
+            var keys: [Int64]?
+            func keysInOrder() throws -> [Int64] {
+                if let keys { return keys }
+                var read: [Int64] = []
+                read.reserveCapacity(rows)
+                try connection.withStatement(
+                    "SELECT Z_PK FROM \(quoted(table.name)) WHERE \(scope) ORDER BY Z_PK"
+                ) { row in
+                    while try row.step() { read.append(row.int64(0)) }
+                }
+                keys = read
+                return read
+            }
             for attribute in entity.attributes where !attribute.isTransient {
                 guard let column = table.column(for: attribute.name, of: entity.name, version: version) else {
                     continue
@@ -207,11 +220,8 @@ private struct StoreShapeReader {
                         \(quoted(children.name)) c JOIN \(quoted(table.name)) p ON p.Z_PK = c.\(quoted(column.name)) \
                         WHERE p.\(scope) AND c.Z_ENT BETWEEN \(childRange.lowerBound) AND \(childRange.upperBound)
                         """
-                    let counts = try countsInKeyOrder(
-                        "SELECT c.\(quoted(column.name)), COUNT(*) FROM \(edges) GROUP BY 1", table: table.name,
-                        scope: scope)
-                    fanOuts[key] = counts.sorted()
-                    byKey[key] = counts
+                    countsInKeyOrder[key] = try counts(
+                        "SELECT c.\(quoted(column.name)), COUNT(*) FROM \(edges) GROUP BY 1", of: keysInOrder())
                     if relationship.isOrdered,
                         let order = children.orderKeyColumn(
                             for: inverse.name, of: relationship.destination, version: version)
@@ -226,10 +236,8 @@ private struct StoreShapeReader {
                     let target = quoted(join.targetColumn(forRelationship: relationship.name, of: entity.name))
                     let edges =
                         "\(quoted(join.name)) j JOIN \(quoted(table.name)) p ON p.Z_PK = j.\(source) WHERE p.\(scope)"
-                    let counts = try countsInKeyOrder(
-                        "SELECT j.\(source), COUNT(*) FROM \(edges) GROUP BY 1", table: table.name, scope: scope)
-                    fanOuts[key] = counts.sorted()
-                    byKey[key] = counts
+                    countsInKeyOrder[key] = try counts(
+                        "SELECT j.\(source), COUNT(*) FROM \(edges) GROUP BY 1", of: keysInOrder())
                     if let order = join.orderColumn(forRelationship: relationship.name, of: entity.name) {
                         inKeyOrder[key] = try keyOrder(
                             list: "j.\(source)", order: "j.\(quoted(order))", target: "j.\(target)",
@@ -248,8 +256,8 @@ private struct StoreShapeReader {
             }
         }
         return StoreShape(
-            version: version, objects: objects, attributes: attributes, fills: fills, fanOuts: fanOuts,
-            shared: shared, inKeyOrder: inKeyOrder, countsInKeyOrder: byKey)
+            version: version, objects: objects, attributes: attributes, fills: fills, shared: shared,
+            inKeyOrder: inKeyOrder, countsInKeyOrder: countsInKeyOrder)
     }
 
     /// The share of consecutive targets, in each list's order, whose keys ascend; nil when no list holds two.
@@ -303,17 +311,13 @@ private struct StoreShapeReader {
     }
 
     /// Each source object's count, in primary-key order, with the sources that have none as zeros: `sql` gives
-    /// each source's key and count, `table` and `scope` the source objects.
-    private func countsInKeyOrder(_ sql: String, table: String, scope: String) throws -> [Int] {
+    /// each source's key and count, `keys` are the source objects' keys in order.
+    private func counts(_ sql: String, of keys: [Int64]) throws -> [Int] {
         var counts: [Int64: Int] = [:]
         try connection.withStatement(sql) { row in
             while try row.step() { counts[row.int64(0)] = Int(row.int64(1)) }
         }
-        var ordered: [Int] = []
-        try connection.withStatement("SELECT Z_PK FROM \(quoted(table)) WHERE \(scope) ORDER BY Z_PK") { row in
-            while try row.step() { ordered.append(counts[row.int64(0)] ?? 0) }
-        }
-        return ordered
+        return keys.map { counts[$0] ?? 0 }
     }
 
     private func objectCount(of entity: String) throws -> Int {
