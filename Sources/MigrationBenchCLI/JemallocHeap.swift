@@ -1,10 +1,16 @@
 import CJemalloc
 import Instrumentation
+import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#endif
 
 /// Heap statistics from jemalloc, the allocator this executable links.
 ///
 /// MIBs are looked up once; `thread.tcache.flush` and `epoch` come before each read, so that the numbers
-/// include what the thread cache holds and are fresh.
+/// include what the thread cache holds and are fresh (the thread's allocation count is read again only once the
+/// thread has allocated since the last read).
 struct JemallocHeap: HeapStatistics {
     let allocatorDescription: String
     private let allocatedMIB: [Int]
@@ -17,6 +23,10 @@ struct JemallocHeap: HeapStatistics {
     /// The arena the tracked thread allocates from, made for it alone (`arenas.create`): jemalloc never
     /// assigns a made arena to another thread, so its request counts are that thread's allocations.
     private let trackedArena: UInt32?
+    /// The MIBs of the tracked arena's `small.nrequests` and `large.nrequests`.
+    private let requestMIBs: [[Int]]
+    /// The last allocations read, and the thread's bytes allocated then.
+    private let lastAllocations = LastAllocations()
 
     /// The jemalloc statistics, or nil when jemalloc is not the allocator actually serving `malloc`.
     static func make() -> JemallocHeap? {
@@ -46,6 +56,15 @@ struct JemallocHeap: HeapStatistics {
         var arena: UInt32 = 0
         var arenaSize = MemoryLayout<UInt32>.size
         self.trackedArena = mallctl("arenas.create", &arena, &arenaSize, nil, 0) == 0 ? arena : nil
+        // Looked up through arena 0 with the made arena's index put in (jemalloc's documented way to vary a MIB):
+        // the made arena has no statistics by name until the next refresh.
+        self.requestMIBs = ["small", "large"].compactMap { kind in
+            mib("stats.arenas.0.\(kind).nrequests").map { mib in
+                var mib = mib
+                mib[2] = Int(arena)
+                return mib
+            }
+        }
         self.threadAllocatedMIB = threadAllocated
         self.threadDeallocatedMIB = threadDeallocated
         self.allocatorDescription = "jemalloc \(version)"
@@ -88,19 +107,25 @@ struct JemallocHeap: HeapStatistics {
     }
 
     func threadAllocations() -> (count: Int, bytes: Int)? {
-        guard let arena = trackedArena else { return nil }
-        refresh()
+        guard trackedArena != nil, requestMIBs.count == 2 else { return nil }
         var bytes: UInt64 = 0
         var size = MemoryLayout<UInt64>.size
         var mib = threadAllocatedMIB
         guard mallctlbymib(&mib, mib.count, &bytes, &size, nil, 0) == 0 else { return nil }
+        // The request counts need the thread cache flushed and the statistics refreshed (every arena's merged),
+        // tens of thousands of instructions; when the thread has allocated no byte since the last read, it has
+        // made no request either (every allocation adds its size to thread.allocated), and the count stands.
+        let thread = pthread_self()
+        if let last = lastAllocations.reading(thread: thread, bytes: bytes) { return (last, Int(bytes)) }
+        refresh()
         var count: UInt64 = 0
-        for kind in ["small", "large"] {
+        for var requestMIB in requestMIBs {
             var requests: UInt64 = 0
             size = MemoryLayout<UInt64>.size
-            guard mallctl("stats.arenas.\(arena).\(kind).nrequests", &requests, &size, nil, 0) == 0 else { return nil }
+            guard mallctlbymib(&requestMIB, requestMIB.count, &requests, &size, nil, 0) == 0 else { return nil }
             count += requests
         }
+        lastAllocations.remember(thread: thread, bytes: bytes, count: Int(count))
         return (Int(count), Int(bytes))
     }
 
@@ -130,5 +155,23 @@ struct JemallocHeap: HeapStatistics {
         var epoch: UInt64 = 1
         var mib = epochMIB
         _ = mallctlbymib(&mib, mib.count, nil, nil, &epoch, MemoryLayout<UInt64>.size)
+    }
+}
+
+/// The last allocation count ``JemallocHeap/threadAllocations()`` read, with the reading thread and its bytes
+/// allocated then.
+private final class LastAllocations: Sendable {
+    private let last = Mutex<(thread: pthread_t, bytes: UInt64, count: Int)?>(nil)
+
+    /// The count read last, when `thread` read it and had allocated `bytes` then.
+    func reading(thread: pthread_t, bytes: UInt64) -> Int? {
+        last.withLock { last in
+            guard let last, pthread_equal(last.thread, thread) != 0, last.bytes == bytes else { return nil }
+            return last.count
+        }
+    }
+
+    func remember(thread: pthread_t, bytes: UInt64, count: Int) {
+        last.withLock { $0 = (thread, bytes, count) }
     }
 }

@@ -162,7 +162,7 @@ struct BenchmarkTests {
                 return BenchmarkSample(seconds: jitter)
             case .verify:
                 return BenchmarkSample(seconds: 0.5 * jitter, peakHeapBytes: 1_000_000)
-            case .migration(_, _, _, _, let mode, let passes, _, _):
+            case .migration(_, _, _, _, let mode, let passes, _, _, _):
                 let factor = mode == .streaming ? streamingFactor : mode == .inMemory ? 2 : 1.1
                 return BenchmarkSample(
                     seconds: factor * jitter, peakHeapBytes: passes == .perEntity ? 5_000_000 : 10_000_000,
@@ -192,6 +192,30 @@ struct BenchmarkTests {
         // Two sizes × 7 repetitions × 6 steps, two sources and the even store, 7 × 2 passes.
         #expect(children.steps.count == 2 * 7 * 6 + 3 + 7 * 2)
         #expect(report.table().contains("streaming transform against its floor at 2,000"))
+    }
+
+    @Test func engineRunsEachStepBesideItsBreakdownAlternately() throws {
+        let children = FakeChildren(streamingFactor: 1.2)
+        let report = try Self.withFolder { folder in
+            try EngineBenchmark(sizes: [1000], repetitions: 7, folder: folder, breakdown: true).run(
+                launch: children.launch)
+        }
+        let order = children.steps.compactMap { step -> (BenchmarkMigrationMode, Bool)? in
+            guard case .migration(_, _, _, _, let mode, .single, _, _, let breakdown) = step else { return nil }
+            return step.arguments.contains("--breakdown") == breakdown ? (mode, breakdown) : nil
+        }
+        // Per repetition each of the three steps twice, the one with the breakdown second in odd repetitions; the
+        // single pass of the passes' comparison is not broken down.
+        let engine = order.prefix(7 * 6)
+        #expect(engine.count == 7 * 6)
+        for (index, (_, breakdown)) in engine.enumerated() {
+            let repetition = index / 6 + 1
+            #expect(breakdown == (index.isMultiple(of: 2) == repetition.isMultiple(of: 2)), "\(index)")
+        }
+        let targets = report.targets.filter { $0.name.contains("with the breakdown against without") }
+        #expect(
+            targets.count == 3 && targets.allSatisfy { $0.verdict == .met && $0.measured == BenchmarkFormat.ratio(1) })
+        #expect(report.table().contains("streaming, breakdown"))
     }
 
     @Test func generatorReportsObjectsAndGatesOnTheFloor() throws {

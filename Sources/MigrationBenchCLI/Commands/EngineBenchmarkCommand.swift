@@ -20,7 +20,9 @@ struct EngineBenchmarkCommand: ParsableCommand {
             at the largest size: in-place ≤ 1.3× its floor; streaming ≤ 1.5× the copy floor, in memory ≤ 2.5× \
             and its peak heap ≤ 200 MiB; streaming peak heap ≤ 64 MiB and ≤ 1.25× its value at the smallest \
             size; two in-memory passes ≤ (1/2 + 0.15) × the single pass's peak heap; verifying ≤ 0.6× the \
-            streaming step. --gate gates on all of them by the verdict rules of their metrics: a time target is \
+            streaming step. --breakdown also runs each step of the engine (in place, streaming, in memory) with the \
+            engine's profiler breaking it down as 'run' does, beside its run without, in alternating order; target: \
+            ≤ 1.03× the step without. --gate gates on all of them by the verdict rules of their metrics: a time target is \
             missed when the Wilcoxon signed-rank test of each repetition's ratio to its reference over the limit \
             puts the whole 98 % interval of the change above 0 (not judged below 7 repetitions), a heap target when its \
             median is past the limit. --scale instead measures the streaming step at 100,000, 1,000,000 and \
@@ -34,6 +36,11 @@ struct EngineBenchmarkCommand: ParsableCommand {
         help: "Instead: the streaming transform at 100,000, 1,000,000 and 10,000,000 objects, and the fitted exponent.")
     var scale = false
 
+    @Flag(
+        name: .long,
+        help: "Also run each step of the engine with the breakdown (run's default), for its cost in the same run.")
+    var breakdown = false
+
     func run() throws {
         try reportingInputErrors {
             let folder = try benchmark.makeScratchFolder()
@@ -45,7 +52,8 @@ struct EngineBenchmarkCommand: ParsableCommand {
                 return
             }
             let report = try EngineBenchmark(
-                sizes: benchmark.resolvedSizes, repetitions: benchmark.resolvedRepetitions, folder: folder
+                sizes: benchmark.resolvedSizes, repetitions: benchmark.resolvedRepetitions, folder: folder,
+                breakdown: breakdown
             ).run(launch: benchmark.launcher(folder: folder), progress: printError)
             try benchmark.finish(report, table: report.table(), targets: report.targets)
         }

@@ -49,6 +49,13 @@ struct MigrationCellCommand: ParsableCommand {
                 + "each run's figures under \"runs\" and their medians.", valueName: "n"))
     var repetitions = 1
 
+    @Flag(
+        name: .long,
+        help:
+            "Break the step down with the engine's profiler, as 'run' does (the peak heap is then nested with its own)."
+    )
+    var breakdown = false
+
     func validate() throws {
         guard (1...InputLimits.repetitions).contains(repetitions) else {
             throw ValidationError("--repetitions must be from 1 to \(InputLimits.repetitions)")
@@ -75,6 +82,15 @@ struct MigrationCellCommand: ParsableCommand {
         source: ModelVersion, destination: ModelVersion, history: ModelHistory
     ) throws -> BenchmarkSample {
         let heap = currentHeapStatistics()
+        // With the breakdown, as in 'run': the thread's allocations counted, and the step's peak one of the nested
+        // peaks the profiler's parts share.
+        let peaks = breakdown ? NestedHeapPeaks(heap: heap) : nil
+        if breakdown { heap.trackCallingThread() }
+        let profiler = peaks.map { MigrationProfiler(heap: heap, peaks: $0) }
+        var peakToken: Int?
+        let resetPeak = {
+            if let peaks { peakToken = peaks.begin() } else { heap.resetThreadPeak() }
+        }
         let counter = InstructionCounter()
         let clock = ContinuousClock()
         var seconds = 0.0
@@ -83,10 +99,12 @@ struct MigrationCellCommand: ParsableCommand {
         if mode == .inPlace {
             let plan = try MappingInference.plan(from: source, to: destination)
             try FileManager.default.copyItem(atPath: self.source, toPath: output)
-            heap.resetThreadPeak()
+            var migration = InPlaceMigration(plan: plan)
+            migration.profiler = profiler
+            resetPeak()
             counter.beginPhase()
             let start = clock.now
-            objects = try InPlaceMigration(plan: plan).run(storeAt: output).objects
+            objects = try migration.run(storeAt: output).objects
             seconds = (clock.now - start).seconds
             instructions = counter.endPhase()
         } else {
@@ -96,13 +114,14 @@ struct MigrationCellCommand: ParsableCommand {
                 }
                 ?? MappingInference.infer(from: source, to: destination)
             let models = passes == .perEntity ? PassSplit.perEntity(model) : [model]
-            let manager = MigrationManager(
+            var manager = MigrationManager(
                 source: source, destination: destination,
                 options: MigrationOptions(storage: mode.storage ?? .streaming))
+            manager.profiler = profiler
             // The engine only reads the source store; reading a WAL-mode store leaves an empty -wal and its
             // -shm beside it, removed once the step is done (and timed).
             try WriteAheadLog.leavingNoSidecars(of: [self.source]) {
-                heap.resetThreadPeak()
+                resetPeak()
                 counter.beginPhase()
                 let start = clock.now
                 objects = try manager.migrate(storeAt: self.source, to: output, mappingModels: models)
@@ -111,8 +130,9 @@ struct MigrationCellCommand: ParsableCommand {
                 instructions = counter.endPhase()
             }
         }
+        let peak = peaks.map { peaks in peakToken.flatMap(peaks.end) } ?? heap.threadPeakBytes()
         return BenchmarkSample(
-            seconds: seconds, peakHeapBytes: heap.threadPeakBytes(), objectCount: objects, instructions: instructions,
+            seconds: seconds, peakHeapBytes: peak, objectCount: objects, instructions: instructions,
             counter: counter)
     }
 

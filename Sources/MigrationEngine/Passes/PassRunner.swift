@@ -45,7 +45,7 @@ extension MigrationSession {
             for plan in pass.mappings {
                 enter(plan)
                 try profiled(pass: index, .validate, plan) {
-                    try timedCallback("performCustomValidation", of: plan) {
+                    try timedCallback(.performCustomValidation, of: plan) {
                         try plan.policy.performCustomValidation(plan.mapping, in: self)
                     }
                 }
@@ -58,7 +58,7 @@ extension MigrationSession {
             for plan in pass.mappings {
                 enter(plan)
                 try profiled(pass: index, .validate, plan) {
-                    try timedCallback("end", of: plan) { try plan.policy.end(plan.mapping, in: self) }
+                    try timedCallback(.end, of: plan) { try plan.policy.end(plan.mapping, in: self) }
                 }
             }
             currentMapping = nil
@@ -78,7 +78,7 @@ extension MigrationSession {
     /// Stage 1 of `plan`: its destination instances, made in SQL where they can be, else object by object.
     private func createInstances(_ plan: CompiledEntityMappingPlan, pass: Int, progress: ProgressCounter) throws {
         let rows = objects.rows
-        try timedCallback("begin", of: plan) { try plan.policy.begin(plan.mapping, in: self) }
+        try timedCallback(.begin, of: plan) { try plan.policy.begin(plan.mapping, in: self) }
         if plan.mapping.kind != .remove, let bulk = try bulkInstanceCreation(for: plan) {
             try rows.writeTransientRows()
             try objects.flushBatches()
@@ -95,7 +95,7 @@ extension MigrationSession {
                     // What the default policy would do, without handing it the mapping per object.
                     try createDestinationInstance(for: source, plan: plan, entity: entity)
                 } else {
-                    try timedCallback("createDestinationInstances", of: plan) {
+                    try timedCallback(.createDestinationInstances, of: plan) {
                         try plan.policy.createDestinationInstances(for: source, mapping: plan.mapping, in: self)
                     }
                 }
@@ -103,7 +103,7 @@ extension MigrationSession {
             }
         }
         try objects.flushBatches()
-        try timedCallback("endInstanceCreation", of: plan) {
+        try timedCallback(.endInstanceCreation, of: plan) {
             try plan.policy.endInstanceCreation(plan.mapping, in: self)
         }
         markStageOneFinished(plan, pass: pass)
@@ -122,13 +122,13 @@ extension MigrationSession {
         {
             try cursor.forEachObject(of: sourceEntity, progress: progress) { source in
                 for destination in table.destinations(ofSource: source.primaryKey) {
-                    try timedCallback("createRelationships", of: plan) {
+                    try timedCallback(.createRelationships, of: plan) {
                         try plan.policy.createRelationships(for: destination, mapping: plan.mapping, in: self)
                     }
                 }
             }
         }
-        try timedCallback("endRelationshipCreation", of: plan) {
+        try timedCallback(.endRelationshipCreation, of: plan) {
             try plan.policy.endRelationshipCreation(plan.mapping, in: self)
         }
     }

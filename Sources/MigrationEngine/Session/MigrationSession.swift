@@ -45,10 +45,8 @@ public final class MigrationSession {
     var sourceAttached = false
     /// Measures each entity mapping's stages, when the migration is profiled.
     let profiler: MigrationProfiler?
-    /// The policy callbacks timed in the segment under way, in the order first called (profiled migrations only).
-    /// A list searched in place: a policy has at most seven callbacks, and the dictionary keyed by name that this
-    /// replaced called malloc on every timed call.
-    var callbackTimes: [PolicyCallbackTime] = []
+    /// The policy callbacks timed in the segment under way (profiled migrations only).
+    var callbackTimes = PolicyCallbackTally()
 
     init(
         source: Store, destination: Store, passes: [CompiledPass], options: MigrationOptions,

@@ -8,10 +8,11 @@ public enum BenchmarkStep: Sendable, Hashable {
     /// `generate --json`: a store of `size` objects of `version` with `dataset`, timed from creating the file to
     /// the last sync.
     case generate(model: String, version: String, dataset: String, size: Int, output: String)
-    /// `benchmark migration-cell`: one migration step from `source` into `output`, timed alone.
+    /// `benchmark migration-cell`: one migration step from `source` into `output`, timed alone; with `breakdown`,
+    /// the engine's profiler breaks it down as `run` does (`--breakdown`).
     case migration(
         source: String, model: String, from: String, to: String, mode: BenchmarkMigrationMode, passes: PassMode,
-        mapping: String?, output: String)
+        mapping: String?, output: String, breakdown: Bool = false)
     /// `verify --json`: the integrity verifier on a migrated store, timed alone.
     case verify(source: String, destination: String, model: String, mapping: String)
     /// `benchmark floor-sql`: a hand-written SQL script run on `store`, with `attach` attached as `source`.
@@ -27,12 +28,14 @@ public enum BenchmarkStep: Sendable, Hashable {
                 "generate", "--model", model, "--version", version, "--dataset", dataset, "--size", String(size),
                 "--output", output, "--overwrite", "--json",
             ]
-        case .migration(let source, let model, let from, let to, let mode, let passes, let mapping, let output):
+        case .migration(
+            let source, let model, let from, let to, let mode, let passes, let mapping, let output, let breakdown):
             var arguments = [
                 "benchmark", "migration-cell", "--source", source, "--model", model, "--from", from, "--to", to,
                 "--mode", mode.rawValue, "--passes", passes.rawValue, "--output", output,
             ]
             if let mapping { arguments += ["--mapping", mapping] }
+            if breakdown { arguments.append("--breakdown") }
             return arguments
         case .verify(let source, let destination, let model, let mapping):
             return [

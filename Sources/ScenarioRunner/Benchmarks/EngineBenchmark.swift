@@ -26,13 +26,23 @@ public struct EngineBenchmark: Sendable {
     public var repetitions: Int
     /// A scratch folder for the stores.
     public var folder: URL
+    /// Whether each step of the engine (in place, streaming, in memory) also runs broken down by the engine's
+    /// profiler, right beside its run without, in alternating order: the breakdown's cost, measured in the same run.
+    public var breakdown = false
 
     /// A benchmark of `sizes`, each measured `repetitions` times.
-    public init(sizes: [Int], repetitions: Int, folder: URL) {
+    public init(sizes: [Int], repetitions: Int, folder: URL, breakdown: Bool = false) {
         self.sizes = sizes
         self.repetitions = repetitions
         self.folder = folder
+        self.breakdown = breakdown
     }
+
+    /// The steps of the engine that `breakdown` measures twice.
+    static let brokenDown = ["in-place", "streaming", "in-memory"]
+
+    /// The name of `step`'s cell with the breakdown: `streaming, breakdown`.
+    static func withBreakdown(_ step: String) -> String { step + ", breakdown" }
 
     /// Runs every repetition through `launch`, telling `progress` what starts.
     public func run(launch: BenchmarkLauncher, progress: (String) -> Void = { _ in }) throws -> EngineBenchmarkReport {
@@ -61,8 +71,12 @@ public struct EngineBenchmark: Sendable {
                     ),
                     ("in-memory", Self.migration(source, .inMemory, output: path("in-memory.sqlite"))),
                 ]
-                for (name, step) in steps { cells[name, default: []].append(try launch(step)) }
-                for name in ["floor-in-place", "in-place", "floor-copy", "streaming", "in-memory"] {
+                for (name, step) in breakdown ? pairedWithBreakdown(steps, repetition: repetition) : steps {
+                    cells[name, default: []].append(try launch(step))
+                }
+                for name in ["floor-in-place", "floor-copy"] + Self.brokenDown
+                    + Self.brokenDown.map({ $0 + "-breakdown" })
+                {
                     Store.remove(at: path("\(name).sqlite"))
                 }
             }
@@ -91,6 +105,23 @@ public struct EngineBenchmark: Sendable {
     }
 
     private func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
+
+    /// `steps` with each step of the engine followed by its run with the breakdown (into `<step>-breakdown.sqlite`),
+    /// or preceded by it in even repetitions, so that neither always runs first.
+    private func pairedWithBreakdown(
+        _ steps: [(String, BenchmarkStep)], repetition: Int
+    ) -> [(String, BenchmarkStep)] {
+        steps.flatMap { name, step -> [(String, BenchmarkStep)] in
+            guard Self.brokenDown.contains(name),
+                case .migration(let source, let model, let from, let to, let mode, let passes, let mapping, _, _) = step
+            else { return [(name, step)] }
+            let profiled = BenchmarkStep.migration(
+                source: source, model: model, from: from, to: to, mode: mode, passes: passes, mapping: mapping,
+                output: path("\(name)-breakdown.sqlite"), breakdown: true)
+            let pair = [(name, step), (Self.withBreakdown(name), profiled)]
+            return repetition.isMultiple(of: 2) ? pair.reversed() : pair
+        }
+    }
 
     /// Generating a V1 store of the library model.
     static func generate(_ dataset: String, size: Int, output: String) -> BenchmarkStep {
@@ -244,6 +275,13 @@ public struct EngineBenchmarkReport: Sendable, Hashable, Codable {
                         median: small.flatMap { small in heap("streaming").map { $0 / small } }, limit: 1.25,
                         isRatio: true))
             }
+            // The breakdown's cost, where it was measured: ≤ 3 % of the step's time (issue 29).
+            for step in EngineBenchmark.brokenDown where largest.cells[EngineBenchmark.withBreakdown(step)] != nil {
+                targets.append(
+                    largest.timing(
+                        "\(step) step with the breakdown against without at \(objects)",
+                        EngineBenchmark.withBreakdown(step), over: step, limit: 1.03))
+            }
         }
         if let one = passes["1 pass"]?.peakHeapBytes?.median, let two = passes["2 passes"]?.peakHeapBytes?.median {
             targets.append(
@@ -258,7 +296,9 @@ public struct EngineBenchmarkReport: Sendable, Hashable, Codable {
     public func table() -> String {
         let instructions = EngineSizeResult.showsInstructions(results)
         var lines = EngineSizeResult.table(
-            results, order: ["floor in-place", "in-place", "floor copy", "streaming", "in-memory", "verify"],
+            results,
+            order: ["floor in-place", "in-place", "floor copy", "streaming", "in-memory", "verify"]
+                + EngineBenchmark.brokenDown.map(EngineBenchmark.withBreakdown),
             instructions: instructions)
         for name in ["1 pass", "2 passes"] {
             guard let cell = passes[name] else { continue }
