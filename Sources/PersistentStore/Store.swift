@@ -32,7 +32,8 @@ public final class Store {
     /// Creates an empty store at `version`: tables, indexes, `Z_PRIMARYKEY` and `Z_METADATA`.
     ///
     /// The store is set up for a fast bulk load (no rollback journal, no syncs); call ``finishBulkLoad()``
-    /// when the rows are in to switch it to WAL mode, as Core Data uses, and make it durable.
+    /// when the rows are in to switch it to WAL mode, as Core Data uses, and make it durable. Like every store
+    /// Core Data creates (format note S4), it has incremental auto-vacuum, which its metadata says.
     ///
     /// - Parameter uuid: the store's UUID; a new random one by default.
     /// - Throws: ``StoreError/Code/alreadyExists`` if a file is at `path`.
@@ -47,6 +48,9 @@ public final class Store {
             try registerCoreDataFunctions(connection)
             try connection.setPragma("journal_mode", "OFF")
             try connection.setPragma("synchronous", "OFF")
+            // Before the first table, or SQLite ignores it; after the two above, or it commits an empty transaction
+            // through a rollback journal, with four syncs.
+            try connection.setPragma("auto_vacuum", "2")
             let store = Store(path: path, connection: connection, layout: layout, metadata: metadata)
             try connection.transaction {
                 for statement in SchemaBuilder(layout: layout).tableStatements() { try connection.execute(statement) }

@@ -32,16 +32,14 @@ public struct StoreMetadata: Sendable, Hashable {
         self.modelVersionName = version.name
     }
 
-    /// Decodes the binary property list of `Z_PLIST`.
+    /// Decodes the binary property list of `Z_PLIST`; `uuid` is `Z_METADATA.Z_UUID`, where Core Data keeps the
+    /// store's UUID (its `Z_PLIST` holds no `NSStoreUUID`).
     public init(plist: [UInt8], uuid: String) throws(StoreError) {
-        if let problem = BinaryPropertyList.problem(in: plist) {
-            throw StoreError(.unreadableMetadata, "Z_METADATA.Z_PLIST is damaged: \(problem)")
-        }
         let object: PropertyListValue
         do {
-            object = try BinaryPropertyList.parse(plist)
+            object = try BinaryPropertyList.parseMetadata(plist)
         } catch {
-            throw StoreError(.unreadableMetadata, "Z_METADATA.Z_PLIST is not a property list (\(error.message))")
+            throw StoreError(.unreadableMetadata, "Z_METADATA.Z_PLIST is damaged: \(error.message)")
         }
         guard case .dictionary(let dictionary) = object else {
             throw StoreError(.unreadableMetadata, "Z_METADATA.Z_PLIST is not a dictionary")
@@ -57,7 +55,7 @@ public struct StoreMetadata: Sendable, Hashable {
             versionHashes[entity] = hash
         }
         self.storeType = Self.string(dictionary["NSStoreType"]) ?? "SQLite"
-        self.uuid = Self.string(dictionary["NSStoreUUID"]) ?? uuid
+        self.uuid = uuid
         self.versionHashes = versionHashes
         if case .array(let items)? = dictionary["NSStoreModelVersionIdentifiers"] {
             let texts = items.compactMap(Self.string)
@@ -81,18 +79,24 @@ public struct StoreMetadata: Sendable, Hashable {
     }
 
     /// Encodes the metadata as Core Data does: a binary property list, laid out as Core Foundation lays it
-    /// out. The keys are written in one fixed order and the hashes in order of entity name, so the same store
-    /// is written the same way twice.
+    /// out, with the keys Core Data writes in the order its stores hold them (every fixture store, framework
+    /// versions 847 to 1344, has them in this order, a subset where it has fewer) and the hashes in order of
+    /// entity name, so that the same store is written the same way twice. The UUID is not among them: Core Data
+    /// keeps it in `Z_METADATA.Z_UUID` only. This project's own key, the model version's name, comes last, as an
+    /// app's keys may.
     public func plist() throws(StoreError) -> [UInt8] {
         var hashes = PropertyListDictionary()
         for entity in versionHashes.keys.sorted() { hashes[entity] = .data(versionHashes[entity]?.bytes ?? []) }
         var dictionary: PropertyListDictionary = [
-            "NSStoreType": .string(storeType), "NSStoreUUID": .string(uuid),
-            "NSStoreModelVersionHashes": .dictionary(hashes), "NSStoreModelVersionHashesVersion": .integer(3),
-            "NSStoreModelVersionHashesDigest": .string(ModelVersion.digest(of: versionHashes)),
             "NSStoreModelVersionIdentifiers": .array(versionIdentifiers.map { .string($0) }),
+            "NSStoreType": .string(storeType),
+            // Core Data creates every store with PRAGMA auto_vacuum = 2 (incremental) and says so here.
+            "_NSAutoVacuumLevel": .string("2"),
+            "NSStoreModelVersionHashesDigest": .string(ModelVersion.digest(of: versionHashes)),
+            "NSStoreModelVersionHashes": .dictionary(hashes),
         ]
         dictionary["NSPersistenceFrameworkVersion"] = frameworkVersion.map { .integer(Int64($0)) }
+        dictionary["NSStoreModelVersionHashesVersion"] = .integer(3)
         dictionary[Self.modelVersionNameKey] = modelVersionName.map { .string($0) }
         return BinaryPropertyList.encode(.dictionary(dictionary))
     }

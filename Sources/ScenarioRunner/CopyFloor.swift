@@ -15,6 +15,7 @@ enum CopyFloor {
         let connection = try Connection(path: destination, mode: .readWriteCreate)
         try connection.setPragma("journal_mode", "OFF")
         try connection.setPragma("synchronous", "OFF")
+        try connection.setPragma("auto_vacuum", "2")
         try connection.attach(readOnly: source, as: "source")
         let objects = try connection.rows(
             "SELECT type, name, sql FROM source.sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%'")

@@ -70,12 +70,33 @@ struct MetadataPropertyListTests {
         let dictionary = try #require(
             try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil) as? [String: Any])
         #expect(dictionary["NSStoreType"] as? String == "SQLite")
-        #expect(dictionary["NSStoreUUID"] as? String == "F00")
+        // Core Data keeps the UUID in Z_METADATA.Z_UUID only: no fixture store's Z_PLIST holds NSStoreUUID.
+        #expect(dictionary["NSStoreUUID"] == nil)
         #expect(dictionary["MigrationBenchModelVersionName"] as? String == "V1")
         #expect(
             (dictionary["NSStoreModelVersionHashes"] as? [String: Data])?["Post"].map(Array.init)
                 == version.versionHashes["Post"]?.bytes)
-        #expect(try StoreMetadata(plist: bytes, uuid: "x") == metadata)
+        #expect(try StoreMetadata(plist: bytes, uuid: "F00") == metadata)
+    }
+
+    /// The metadata of a real store, written again by us, holds Core Data's keys in the order Core Data wrote
+    /// them, with the same values, but for what we cannot or do not write: the checksum of the compiled model
+    /// (framework 1344), and the hashes' digest, which framework 847 did not write yet.
+    @Test(arguments: Fixtures.allStores.map(\.store))
+    func metadataIsWrittenWithCoreDataKeysInItsOrder(store: URL) throws {
+        let bytes = try Self.plist(of: store)
+        let written = try StoreMetadata(plist: bytes, uuid: "x").plist()
+        guard case .dictionary(let real) = try BinaryPropertyList.parse(bytes),
+            case .dictionary(let ours) = try BinaryPropertyList.parse(written)
+        else {
+            Issue.record("the metadata is not a dictionary")
+            return
+        }
+        let keys = ours.keys.filter { real[$0] != nil || $0 != "NSStoreModelVersionHashesDigest" }
+        #expect(keys == real.keys.filter { $0 != "NSStoreModelVersionChecksumKey" })
+        for key in keys where key != "NSStoreModelVersionHashes" { #expect(ours[key] == real[key], "\(key)") }
+        let hashes = "NSStoreModelVersionHashes"
+        #expect(Self.sorted(ours[hashes] ?? .null) == Self.sorted(real[hashes] ?? .null))
     }
 
     /// `value` with every dictionary's keys sorted, to compare with Foundation's unordered dictionaries.

@@ -52,6 +52,7 @@ struct FloorInsertCommand: ParsableCommand {
             let writer = try Connection(path: output, mode: .readWriteCreate)
             try writer.setPragma("journal_mode", "OFF")
             try writer.setPragma("synchronous", "OFF")
+            try writer.setPragma("auto_vacuum", "2")
             try writer.transaction {
                 for table in tables { try writer.execute(table.sql) }
                 for content in contents {

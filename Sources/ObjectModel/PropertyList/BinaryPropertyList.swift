@@ -5,6 +5,8 @@ package struct BinaryPropertyList {
     private let bytes: [UInt8]
     private let offsets: [Int]
     private let referenceSize: Int
+    /// Whether only the kinds Core Data's store metadata holds are read (see ``parseMetadata(_:)``).
+    private let metadataOnly: Bool
     private static let maximumDepth = 256
 
     /// The top object of `bytes`.
@@ -13,6 +15,29 @@ package struct BinaryPropertyList {
     /// at most the bytes there are (plus 1,024): a tree visits each reference once and each takes a byte at
     /// least, while containers that share containers could otherwise unfold into far more than the file holds.
     package static func parse(_ bytes: [UInt8]) throws(PropertyListError) -> PropertyListValue {
+        try parse(bytes, metadataOnly: false)
+    }
+
+    /// The top object of `bytes`, which must hold only the kinds Core Data's store metadata holds: a tree of
+    /// dictionaries, arrays, strings, numbers, dates and data with string keys. Sets (which ``parse(_:)`` reads
+    /// as arrays, for keyed archives) and keyed-archive references are refused with the object that holds them,
+    /// in the same walk that reads everything else. (Found by fuzzing `Z_PLIST` when Foundation's
+    /// `PropertyListSerialization` read it: a set or a dictionary keyed by a number crashed it while bridging.)
+    package static func parseMetadata(_ bytes: [UInt8]) throws(PropertyListError) -> PropertyListValue {
+        try parse(bytes, metadataOnly: true)
+    }
+
+    /// What is wrong with `bytes` as store metadata (``parseMetadata(_:)``), or nil when nothing is.
+    package static func problem(in bytes: [UInt8]) -> String? {
+        do {
+            _ = try parseMetadata(bytes)
+            return nil
+        } catch {
+            return error.message
+        }
+    }
+
+    private static func parse(_ bytes: [UInt8], metadataOnly: Bool) throws(PropertyListError) -> PropertyListValue {
         guard bytes.count >= 40, Array(bytes[0..<8]) == Array("bplist00".utf8) else {
             throw PropertyListError(message: "not a binary property list (no bplist00 header)")
         }
@@ -36,7 +61,8 @@ package struct BinaryPropertyList {
             }
             offsets.append(Int(offset))
         }
-        let list = BinaryPropertyList(bytes: bytes, offsets: offsets, referenceSize: referenceSize)
+        let list = BinaryPropertyList(
+            bytes: bytes, offsets: offsets, referenceSize: referenceSize, metadataOnly: metadataOnly)
         var budget = bytes.count + 1024
         return try list.object(Int(top), depth: 0, budget: &budget)
     }
@@ -107,6 +133,9 @@ package struct BinaryPropertyList {
                 position += 2
             }
             return .string(String(decoding: units, as: UTF16.self))
+        case 0x8 where metadataOnly, 0xC where metadataOnly:
+            let kind = marker >> 4 == 0x8 ? "a keyed-archive reference" : "a set"
+            throw fail(index, "is \(kind), a kind Core Data metadata never holds")
         case 0x8:
             let raw = Self.integer(Array(try read(offset + 1, low + 1, object: index)), at: 0, size: low + 1)
             guard raw < UInt64(Int32.max) else { throw fail(index, "is a reference too large to follow") }
@@ -124,7 +153,7 @@ package struct BinaryPropertyList {
             var dictionary = PropertyListDictionary()
             for position in 0..<count {
                 guard case .string(let key) = try object(references[position], depth: depth + 1, budget: &budget)
-                else { throw fail(index, "is a dictionary with a key that is not a string") }
+                else { throw fail(index, "is a dictionary whose key is not a string") }
                 dictionary[key] = try object(references[count + position], depth: depth + 1, budget: &budget)
             }
             return .dictionary(dictionary)
