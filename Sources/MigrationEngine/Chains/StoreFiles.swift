@@ -20,8 +20,11 @@ enum StoreFiles {
     static let sidecars = ["-wal", "-shm", "-journal"]
 
     /// Folds the store's write-ahead log into the database and truncates it, so that the database file alone
-    /// holds every row (a store whose rows sit only in its `-wal` keeps them).
+    /// holds every row (a store whose rows sit only in its `-wal` keeps them). A store with neither a `-wal` nor
+    /// a `-journal` beside it holds every row in its database file already, and is not opened (opening it would
+    /// make a `-wal` and a `-shm` only to remove them again).
     static func checkpoint(_ path: String) throws(MigrationError) {
+        guard ["-wal", "-journal"].contains(where: { size(of: path + $0) != nil }) else { return }
         try fileOperation("checkpoint the store's write-ahead log", path) {
             let connection = try Connection(path: path, mode: .readWrite)
             // Reading the schema makes SQLite recover the log before the checkpoint.
@@ -33,15 +36,23 @@ enum StoreFiles {
     /// What the original's files looked like after its checkpoint, to notice a write during the migration.
     struct Snapshot: Equatable {
         let size: Int
-        let modified: Date?
+        /// The modification time, in seconds and nanoseconds.
+        let modified: [Int]
         let logSize: Int
     }
 
+    /// Read with stat, not FileManager's attributes, whose values cast from `Any` cost a million instructions in
+    /// the Swift runtime the first time.
     static func snapshot(_ path: String) -> Snapshot {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-        return Snapshot(
-            size: (attributes?[.size] as? Int) ?? -1, modified: attributes?[.modificationDate] as? Date,
-            logSize: size(of: path + "-wal") ?? 0)
+        let logSize = size(of: path + "-wal") ?? 0
+        var status = stat()
+        guard stat(path, &status) == 0 else { return Snapshot(size: -1, modified: [], logSize: logSize) }
+        #if canImport(Darwin)
+            let modified = [Int(status.st_mtimespec.tv_sec), Int(status.st_mtimespec.tv_nsec)]
+        #else
+            let modified = [Int(status.st_mtim.tv_sec), Int(status.st_mtim.tv_nsec)]
+        #endif
+        return Snapshot(size: Int(status.st_size), modified: modified, logSize: logSize)
     }
 
     /// Copies the database file (checkpointed, so complete on its own). The copy is not synced: a working
@@ -62,7 +73,7 @@ enum StoreFiles {
                     .fileSystem, "\(path + suffix) still holds \(length) bytes after the checkpoint; not swapping",
                     path: path + suffix, underlying: nil)
             }
-            try? FileManager.default.removeItem(atPath: path + suffix)
+            unlink(path + suffix)
         }
         try fileOperation("sync the migrated store", path) { try sync(path) }
     }
@@ -120,8 +131,11 @@ enum StoreFiles {
         return folder.isEmpty ? "." : folder
     }
 
+    /// The size of the file at `path`, or nil when there is none (stat, not FileManager, which builds an error
+    /// object for a file that is not there).
     static func size(of path: String) -> Int? {
-        (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int
+        var status = stat()
+        return stat(path, &status) == 0 ? Int(status.st_size) : nil
     }
 
     private static func sync(_ path: String, directory: Bool = false) throws {

@@ -268,10 +268,15 @@ public struct StoreMigrator: Sendable {
     ///
     /// - Throws: the error `migrateStore` would throw before migrating the first object.
     public func check(_ step: MigrationStepPlan) throws {
-        guard step.kind == .heavyweight else { return }
+        _ = try compile(step)
+    }
+
+    /// `step`'s mapping models compiled, as ``check(_:)`` checks them; none for a lightweight step.
+    private func compile(_ step: MigrationStepPlan) throws -> [CompiledMappingModel] {
+        guard step.kind == .heavyweight else { return [] }
         let manager = MigrationManager(
             source: try version(step.from), destination: try version(step.to), policies: policies, options: options)
-        _ = try manager.compile(step.mappingModels)
+        return try manager.compile(step.mappingModels)
     }
 
     private func version(_ name: String) throws(MigrationError) -> ModelVersion {
@@ -326,15 +331,14 @@ public struct StoreMigrator: Sendable {
         defer { lock?.release() }
         // Reading a store in WAL mode makes SQLite create an empty -wal and its -shm index; a store that is
         // refused, or needs no migration, keeps its folder as it was.
-        let plan = try retryingWhileBusy(path) {
+        let (plan, compiled) = try retryingWhileBusy(path) {
             try WriteAheadLog.leavingNoSidecars(of: [path]) {
                 try StoreContentCheck.checkLog(storeAt: path)
                 let plan = try requiredMigrations(forStoreAt: path, to: target)
                 try StoreContentCheck.check(storeAt: path, version: try version(plan.from))
                 // Every step's mapping models are checked — policies and their selectors bound, expressions
-                // compiled — before the first object of the first step is touched.
-                for step in plan.steps { try check(step) }
-                return plan
+                // compiled — before the first object of the first step is touched, and run as compiled here.
+                return (plan, try plan.steps.map(compile))
             }
         }
         guard !plan.isEmpty else { return Outcome(plan: plan, steps: []) }
@@ -355,7 +359,9 @@ public struct StoreMigrator: Sendable {
                 for (index, step) in plan.steps.enumerated() {
                     try checkCancellation(shouldCancel)
                     outcomes.append(
-                        try run(step, index: index, working: &working, overall: overall, shouldCancel: shouldCancel))
+                        try run(
+                            step, compiled: compiled[index], index: index, working: &working, overall: overall,
+                            shouldCancel: shouldCancel))
                     onEvent?(.stepFinished(index + 1))
                 }
                 try checkCancellation(shouldCancel)
@@ -429,7 +435,8 @@ public struct StoreMigrator: Sendable {
     }
 
     private func run(
-        _ step: MigrationStepPlan, index: Int, working: inout WorkingStores, overall: OverallProgress,
+        _ step: MigrationStepPlan, compiled: [CompiledMappingModel], index: Int, working: inout WorkingStores,
+        overall: OverallProgress,
         shouldCancel: @escaping () -> Bool
     ) throws -> StepOutcome {
         let start = ContinuousClock.now
@@ -445,6 +452,7 @@ public struct StoreMigrator: Sendable {
         overall.step(index, fraction: 0)
         profiler?.enterStep(index + 1)
         let passes: Int
+        var counted: Int?
         // Where the step's own work after the migration falls: the last stage run.
         var lastStage = MigrationProfiler.Place(pass: nil, stage: InPlaceMigration.stage)
         switch step.kind {
@@ -464,10 +472,11 @@ public struct StoreMigrator: Sendable {
             manager.profiler = profiler
             let target = working.next()
             let report = try manager.migrate(
-                storeAt: working.current, to: target, mappingModels: step.mappingModels,
+                storeAt: working.current, to: target, compiled: compiled,
                 progress: { overall.step(index, fraction: $0.fractionCompleted, detail: $0) },
                 shouldCancel: shouldCancel)
             passes = report.passes
+            counted = report.objects.values.reduce(0, +)
             lastStage = MigrationProfiler.Place(pass: passes, stage: MigrationProgress.Stage.validate.rawValue)
             lastStage.work = "removing the working store"
             try measured(lastStage) { working.advance(to: target) }
@@ -477,6 +486,9 @@ public struct StoreMigrator: Sendable {
             let store = try Store.open(at: working.current, version: destination)
             try didMigrate(StageContext(step: step.summary, store: store))
             objects = try store.objectCounts().values.reduce(0, +)
+        } else if let counted {
+            // The manager counted the new store's objects as it closed it: no second opening.
+            objects = counted
         } else {
             // Opened, counted and closed again inside the part, so that closing it (a checkpoint) is counted too.
             lastStage.work = "counting objects in the new store"

@@ -80,7 +80,17 @@ public struct MigrationManager: Sendable {
         progress: ((MigrationProgress) -> Void)? = nil,
         shouldCancel: @escaping () -> Bool = { false }
     ) throws -> Report {
-        let compiled = try compile(mappingModels)
+        try migrate(
+            storeAt: sourcePath, to: destinationPath, compiled: try compile(mappingModels), progress: progress,
+            shouldCancel: shouldCancel)
+    }
+
+    /// The same migration with mapping models ``compile(_:)`` made already (the migrator compiles every step's
+    /// before the first runs, and does not compile them twice).
+    func migrate(
+        storeAt sourcePath: String, to destinationPath: String, compiled: [CompiledMappingModel],
+        progress: ((MigrationProgress) -> Void)?, shouldCancel: @escaping () -> Bool
+    ) throws -> Report {
         // Profiled, closing the stores (a checkpoint of the new store's log) is a part of the last stage: it begins
         // as the stores' last use ends, and ends once they are closed.
         var closing: (start: MigrationProfiler.Start, pass: Int)?
