@@ -270,44 +270,31 @@ enum CellLauncher {
             return .failed("cannot create \(folder): \(error)")
         }
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let output = "\(folder)/sample.json"
-        let errors = "\(folder)/stderr.txt"
-        _ = FileManager.default.createFile(atPath: errors, contents: nil)
+        let counter = spec.countInstructions ? callgrind : nil
+        let launcher = try? counter?.get()
+        let profile = "\(folder)/callgrind.out"
         let arguments =
             [
                 "run-cell", "--scenario", spec.scenarioFile, "--size", "\(spec.size)", "--passes",
                 spec.mode.passes.rawValue,
                 "--storage", spec.mode.storage.rawValue, "--path", spec.mode.path.rawValue, "--folder", folder,
-                "--output", output,
+                "--output", "\(folder)/sample.json",
             ] + (spec.breakdown ? [] : ["--no-breakdown"])
-        let counter = spec.countInstructions ? callgrind : nil
-        let profile = "\(folder)/callgrind.out"
-        let process = Process()
-        if case .success(let launcher) = counter {
-            let command = launcher.commandLine(arguments, outFile: profile)
-            process.executableURL = URL(fileURLWithPath: command.executable)
-            process.arguments = command.arguments
-        } else {
-            process.executableURL = URL(fileURLWithPath: ChildProcess.executablePath)
-            process.arguments = arguments
-        }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle(forWritingAtPath: errors)
-        do {
-            try Interruption.whileRunning(process) { process.waitUntilExit() }
-        } catch {
-            return .failed("cannot start the cell's process: \(error)")
-        }
-        let message = ((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")
-            .split(separator: "\n").suffix(5).joined(separator: "\n")
-        if process.terminationReason == .uncaughtSignal {
-            return .crashed("the cell's process was killed by signal \(process.terminationStatus)\n\(message)")
-        }
-        guard process.terminationStatus == 0 else {
-            return .failed(message.isEmpty ? "the cell's process exited with \(process.terminationStatus)" : message)
+        let data: Data
+        switch MeasuringChild.run(
+            arguments, output: "\(folder)/sample.json", errors: "\(folder)/stderr.txt", callgrind: launcher,
+            profile: profile)
+        {
+        case .notStarted(let why): return .failed("cannot start the cell's process: \(why)")
+        case .killed(let signal, let message):
+            return .crashed("the cell's process was killed by signal \(signal)\n\(message)")
+        case .failed(let status, let message):
+            guard status != 0 else { return .crashed("the cell's process exited without its measurements") }
+            return .failed(message.isEmpty ? "the cell's process exited with \(status)" : message)
+        case .finished(let bytes): data = bytes
         }
         do {
-            var sample = try JSONDecoder().decode(CellSample.self, from: Data(contentsOf: URL(fileURLWithPath: output)))
+            var sample = try JSONDecoder().decode(CellSample.self, from: data)
             switch counter {
             case .success(let launcher):
                 launcher.addInstructions(to: &sample, outFile: profile)

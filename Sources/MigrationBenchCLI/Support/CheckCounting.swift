@@ -69,32 +69,31 @@ enum CheckCounting {
         store place: Int, cell: String, check: [String], launcher: CallgrindLauncher, folder: String
     ) -> Result<CellSample, CountUnavailable> {
         let samples = "\(folder)/samples-\(place).json"
-        let errors = "\(folder)/stderr-\(place).txt"
         let profile = "\(folder)/callgrind-\(place).out"
         let arguments = Self.arguments(check, samples: samples) + [storeOption, "\(place)"]
-        let command = launcher.commandLine(arguments, outFile: profile)
-        _ = FileManager.default.createFile(atPath: errors, contents: nil)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: command.executable)
-        process.arguments = command.arguments
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle(forWritingAtPath: errors)
-        do {
-            try Interruption.whileRunning(process) { process.waitUntilExit() }
-            let decoded = try JSONDecoder().decode(
-                [String: CellSample].self, from: Data(contentsOf: URL(fileURLWithPath: samples)))
+        let ending = MeasuringChild.run(
+            arguments, output: samples, errors: "\(folder)/stderr-\(place).txt", callgrind: launcher, profile: profile)
+        let why: String
+        switch ending {
+        case .finished(let data):
+            guard let decoded = try? JSONDecoder().decode([String: CellSample].self, from: data) else {
+                return .failure(.init("the counting run under callgrind wrote samples this version cannot read"))
+            }
             guard var sample = decoded[cell] else {
                 return .failure(.init("the counting run under callgrind measured \(decoded.keys.sorted()), not it"))
             }
             launcher.addInstructions(to: &sample, outFile: profile)
             return .success(sample)
-        } catch {
-            let message = ((try? String(contentsOfFile: errors, encoding: .utf8)) ?? "")
-                .split(separator: "\n").filter { !$0.hasPrefix("==") }.suffix(3).joined(separator: " ")
-            return .failure(
-                .init(
-                    "the counting run under callgrind ended without its sample (exit \(process.terminationStatus)"
-                        + (message.isEmpty ? ")" : "): \(message)")))
+        case .notStarted(let error): why = "did not start: \(error)"
+        case .killed(let signal, let message): why = "was killed by signal \(signal)" + Self.suffix(message)
+        case .failed(let status, let message):
+            why = "ended without its sample (exit \(status))" + Self.suffix(message)
         }
+        return .failure(.init("the counting run under callgrind \(why)"))
+    }
+
+    /// `: <message>` on one line, or nothing for no message.
+    private static func suffix(_ message: String) -> String {
+        message.isEmpty ? "" : ": " + message.split(separator: "\n").joined(separator: " ")
     }
 }
