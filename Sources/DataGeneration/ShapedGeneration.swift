@@ -156,7 +156,7 @@ struct ShapedFanOut {
         _ highest: Int
     ) -> (count: Double, isTail: Bool) {
         let level = Quantiles.level(ofRank: permutation.apply(ordinal), count: sources)
-        let count = min(max(fanOut.value(at: level).rounded(), Double(lowest)), Double(highest))
+        let count = min(max(fanOut.countValue(at: level).rounded(), Double(lowest)), Double(highest))
         return (count, level >= tailLevel)
     }
 
@@ -304,7 +304,9 @@ struct TargetListOrder {
 final class ShapedTargets {
     private let targets: ObjectRange
     private let cumulative: [Int64]
-    private let permutation: AffinePermutation
+    /// The order in which the edge slots are dealt: a keyed permutation with no lattice, so that each destination's
+    /// sources are chosen as independently as in a store filled by people (``FeistelPermutation``).
+    private let permutation: FeistelPermutation
     private let edges: Int
     private var next = 0
     /// With a measured order of the destinations' own lists: where each source goes in them.
@@ -330,7 +332,7 @@ final class ShapedTargets {
         }
         self.cumulative = cumulative
         self.edges = max(edges, 1)
-        self.permutation = AffinePermutation(count: self.edges, random: &random)
+        self.permutation = FeistelPermutation(count: self.edges, random: &random)
         if let inKeyOrder {
             listOrder = TargetListOrder(
                 share: inKeyOrder, targets: targets.count, sources: sources, seed: random.next())

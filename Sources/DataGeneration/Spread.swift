@@ -68,3 +68,44 @@ struct AffinePermutation: Sendable {
         return (oldS % modulus + modulus) % modulus
     }
 }
+
+/// A keyed permutation of `0..<count` with no structure between neighbouring values: a four-round Feistel network
+/// over the smallest square power of two that holds `count` (two halves of equal bits), a value that falls outside
+/// the range walked on until it falls inside (cycle-walking; fewer than four steps on average). An
+/// ``AffinePermutation`` sends consecutive values a fixed stride apart, a lattice: dealing a many-to-many's edge
+/// slots through one gave each destination sources evenly spaced along the keys, where independent choices give
+/// random ones (on `scripts/shape-benchmark`'s store, 42 % more pages read by the migration than the same
+/// counts paired at random). Stateless: 40 bytes.
+struct FeistelPermutation: Sendable {
+    let count: Int
+    private let halfBits: UInt64
+    private let keys: [UInt64]
+
+    init(count: Int, random: inout RandomSource) {
+        self.count = max(count, 1)
+        var bits: UInt64 = 1
+        while UInt64(1) << (2 * bits) < UInt64(self.count) { bits += 1 }
+        self.halfBits = bits
+        self.keys = (0..<4).map { _ in random.next() }
+    }
+
+    func apply(_ value: Int) -> Int {
+        var walked = UInt64(value)
+        repeat { walked = encrypt(walked) } while walked >= UInt64(count)
+        return Int(walked)
+    }
+
+    private func encrypt(_ value: UInt64) -> UInt64 {
+        let mask = (UInt64(1) << halfBits) - 1
+        var (left, right) = (value >> halfBits, value & mask)
+        for key in keys { (left, right) = (right, left ^ (Self.mix(right &+ key) & mask)) }
+        return left << halfBits | right
+    }
+
+    /// SplitMix64's finalizer: every bit of the result depends on every bit of `value`.
+    private static func mix(_ value: UInt64) -> UInt64 {
+        var mixed = (value ^ (value >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94d0_49bb_1331_11eb
+        return mixed ^ (mixed >> 31)
+    }
+}

@@ -69,6 +69,23 @@ public struct Quantiles: Sendable, Hashable, Codable {
         return values[index - 1] + (u - low) / (high - low) * (values[index] - values[index - 1])
     }
 
+    /// The value at level `u` of a distribution of counts or lengths (never negative, often heavy-tailed: a few
+    /// lists or strings far longer than the rest): as ``value(at:)``, except above p99.9, where only the largest
+    /// value (p100) is known. There the tail goes on as the measured one does from p99 to p99.9, a power law —
+    /// x = p99.9 · t^−k with t = (1 − u) / 0.001 and k = log(p99.9 / p99) / log 10 — up to p100, which level 1
+    /// reaches. A straight line from p99.9 to p100 gave the top 0.1 % of objects on average about half the
+    /// single largest: on `scripts/shape-benchmark`'s store, whose 30 most popular courses hold 26,959, 8,630,
+    /// 6,400, 5,163, … students (104,577 in all), the line gave 14,735, 14,268, 13,801, … (239,131) and the power
+    /// law gives 24,625, 11,635, 7,371, 5,644, … (105,211); its 8 names of 60,000 characters became 158 names of
+    /// 30,600 on average, and are 1 now (the store's 0.005 % is below what p99.9 tells).
+    func countValue(at u: Double) -> Double {
+        let top = values.count - 2
+        let (p99, p999, p100) = (values[top - 2], values[top], values[top + 1])
+        guard u > Self.levels[top], u < 1, p99 > 0 else { return value(at: u) }
+        let exponent = log(p999 / p99) / log(10)
+        return min(p999 * pow((1 - u) / (1 - Self.levels[top]), -exponent), p100)
+    }
+
     /// The level of the `rank`-th of `count` values drawn evenly over the distribution: 0 for the first, 1 for the
     /// last, so that drawing as many values as were measured gives back the measured quantiles.
     static func level(ofRank rank: Int, count: Int) -> Double {
