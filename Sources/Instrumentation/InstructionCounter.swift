@@ -105,17 +105,7 @@ public enum CallgrindParts {
     /// measured process when the phase ends, so they are among the phase's bytes written (`wchar`) and must come
     /// out of them (a 1,000-object cell wrote 65,598 bytes natively and 3,575,536 with its parts).
     public static func dumpedBytes(inFiles texts: [String]) -> [Int: Int] {
-        var bytes: [Int: Int] = [:]
-        for text in texts {
-            if let index = partIndex(text) { bytes[index, default: 0] += text.utf8.count }
-        }
-        return bytes
-    }
-
-    private static func partIndex(_ text: String) -> Int? {
-        let prefix = "desc: Trigger: Client Request: " + partName(0).dropLast()
-        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(prefix) }) else { return nil }
-        return Int(String(line.dropFirst(prefix.count).filter(\.isNumber)))
+        read(inFiles: texts).dumpedBytes
     }
 
     /// The instructions of each phase, by index, from the text of callgrind's output files: each part names its
@@ -123,7 +113,13 @@ public enum CallgrindParts {
     /// (`summary: 12345`; `totals:`, the sum of the part's cost lines, only where a file has no summary). Parts of
     /// threads other than the first (`thread: 2`: the memory sampler, whose work depends on time) are left out.
     public static func counts(inFiles texts: [String]) -> [Int: Int] {
+        read(inFiles: texts).counts
+    }
+
+    /// Both ``counts(inFiles:)`` and ``dumpedBytes(inFiles:)`` of `texts`, each file read once.
+    public static func read(inFiles texts: [String]) -> (counts: [Int: Int], dumpedBytes: [Int: Int]) {
         var counts: [Int: Int] = [:]
+        var bytes: [Int: Int] = [:]
         let prefix = "desc: Trigger: Client Request: " + partName(0).dropLast()
         for text in texts {
             var index: Int?
@@ -142,9 +138,10 @@ public enum CallgrindParts {
                     totals = value()
                 }
             }
+            if let index { bytes[index, default: 0] += text.utf8.count }
             // With --separate-threads=yes each thread has its own part: only the measuring (main) thread's count.
             if thread == 1, let index, let total = summary ?? totals { counts[index] = total }
         }
-        return counts
+        return (counts, bytes)
     }
 }

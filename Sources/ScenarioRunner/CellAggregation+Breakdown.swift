@@ -19,6 +19,9 @@ extension CellAggregation {
         }
     }
 
+    /// The part of a step that is the phase meter's own work between its phases.
+    static let meterPhase = "the phase meter's own reads"
+
     private struct Key: Hashable {
         let phase: String
         let mapping: String?
@@ -66,7 +69,7 @@ extension CellAggregation {
                 // A phase of the step outside every stage (preparing, opening, the swap): one part of its own.
                 parts.append(
                     stepPart(
-                        phase.name, work: phase.name, walls: walls, samples: samplePhases, stepSeconds: wall.median))
+                        phase.name, work: phase.name, wall: phase.wallSeconds, phase: phase, stepSeconds: wall.median))
                 continue
             }
             let attributed = perSample.map { parts in
@@ -80,7 +83,18 @@ extension CellAggregation {
             // What the stage's phase took beyond its parts: the profiler's own reads, and code between parts.
             let rest = zip(walls, attributed).map { max($0 - $1, 0) }
             parts.append(
-                stepPart(phase.name, work: "unattributed", walls: rest, samples: nil, stepSeconds: wall.median))
+                stepPart(
+                    phase.name, work: "unattributed", wall: Statistic(samples: rest), phase: nil,
+                    stepSeconds: wall.median))
+        }
+        // The phase meter's own reads and resets between the step's phases: outside every phase, inside the step.
+        if samples.allSatisfy({ $0.meterSeconds.count == $0.stepSeconds.count }) {
+            let walls = samples.map { $0.meterSeconds[step - 1] }
+            for index in walls.indices { accounted[index] += walls[index] }
+            parts.append(
+                stepPart(
+                    Self.meterPhase, work: Self.meterPhase, wall: Statistic(samples: walls), phase: nil,
+                    stepSeconds: wall.median))
         }
         return StepBreakdown(
             step: name, wallSeconds: wall,
@@ -91,27 +105,21 @@ extension CellAggregation {
     }
 
     /// A part measured by the phase meter rather than the profiler: a phase of the step outside the stages (its
-    /// figures from `samples`), or the rest of a stage's phase (wall time only).
+    /// figures those of `phase`, aggregated already), or wall time alone (the rest of a stage's phase, the meter's
+    /// own reads).
     private static func stepPart(
-        _ phase: String, work: String, walls: [Double], samples: [[String: PhaseSample]]?, stepSeconds: Double
+        _ name: String, work: String, wall: Statistic, phase: Phase?, stepSeconds: Double
     ) -> BreakdownPart {
-        let wall = Statistic(samples: walls)
-        let measured = samples?.compactMap { $0[phase] } ?? []
-        func statistic(_ value: (PhaseSample) -> Double) -> Statistic {
-            measured.isEmpty ? Statistic(samples: walls.map { _ in 0 }) : Statistic(samples: measured.map(value))
-        }
-        var counts: [String: Statistic] = [:]
-        for metric in [
-            MetricDefinition.allocations, .allocatedBytes, .sqliteSteps, .sqlitePagesRead, .sqlitePagesWritten,
+        let none = Statistic(samples: wall.samples.map { _ in 0 })
+        let metrics: Set = [
+            MetricDefinition.allocations.key, MetricDefinition.allocatedBytes.key, MetricDefinition.sqliteSteps.key,
+            MetricDefinition.sqlitePagesRead.key, MetricDefinition.sqlitePagesWritten.key,
         ]
-        where !measured.isEmpty && measured.allSatisfy({ $0.counts[metric.key] != nil }) {
-            counts[metric.key] = statistic { Double($0.counts[metric.key] ?? 0) }
-        }
         return BreakdownPart(
-            phase: phase, mapping: nil, work: work, wallSeconds: wall, userSeconds: statistic(\.userSeconds),
-            systemSeconds: statistic(\.systemSeconds), rowsRead: 0, objectsCreated: 0, edgesMade: 0,
-            heapPeakGrowthBytes: nil, counts: counts, callbacks: [], hint: nil,
-            share: stepSeconds > 0 ? wall.median / stepSeconds : 0)
+            phase: name, mapping: nil, work: work, wallSeconds: wall, userSeconds: phase?.userSeconds ?? none,
+            systemSeconds: phase?.systemSeconds ?? none, rowsRead: 0, objectsCreated: 0, edgesMade: 0,
+            heapPeakGrowthBytes: nil, counts: (phase?.counts ?? [:]).filter { metrics.contains($0.key) }, callbacks: [],
+            hint: nil, share: stepSeconds > 0 ? wall.median / stepSeconds : 0)
     }
 
     private static func part(_ key: Key, segments: [ProfileSegment], stepSeconds: Double) -> BreakdownPart {

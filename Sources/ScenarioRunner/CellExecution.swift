@@ -68,6 +68,9 @@ public struct CellSample: Sendable, Hashable, Codable {
     public var profile: MigrationProfile?
     /// Each step's wall time, measured around the whole step.
     public var stepSeconds: [Double] = []
+    /// The seconds of each step the phase meter spent on its own reads and resets, outside every phase of the step
+    /// (``PhaseMeter/ownSeconds``).
+    public var meterSeconds: [Double] = []
 
     /// Fills in the instructions of every phase from callgrind's profile parts (see ``CallgrindParts``), or
     /// records why they are missing; and takes out of each phase's bytes written the bytes of its parts, `dumped`
@@ -163,6 +166,7 @@ public struct CellExecution {
         migrator.profiler = profiler
         var profile = MigrationProfile()
         var stepSeconds: [Double] = []
+        var meterSeconds: [Double] = []
         migrator.options.storage = spec.mode.storage
         migrator.options.crossPassRelationships = scenario.crossPass
         migrator.passes = spec.mode.passes
@@ -179,19 +183,21 @@ public struct CellExecution {
             try FileManager.default.copyItem(atPath: current, toPath: next)
             sampler.resume()
             profiler?.reset()
+            let meterBefore = meter.ownSeconds
             let clock = ContinuousClock.now
             var parts = try migrate(step, at: next, with: migrator, meter: meter)
             stepSeconds.append((ContinuousClock.now - clock).seconds)
+            meterSeconds.append(meter.ownSeconds - meterBefore)
             sampler.pause()
             if let profiler {
                 var stepProfile = profiler.profile
                 for index in stepProfile.segments.indices { stepProfile.segments[index].step = stepSeconds.count }
                 for index in stepProfile.statements.indices { stepProfile.statements[index].step = stepSeconds.count }
                 Self.count(&parts, from: stepProfile.segments)
-                meter.samples.replaceSubrange((meter.samples.count - parts.count)..., with: parts)
                 profile.segments += stepProfile.segments
                 profile.statements += stepProfile.statements
             }
+            meter.samples += parts
             var stepPhase = PhaseSample.combining(parts, name: step.name)
             if profiler != nil {
                 // The objects and edges the step made; without the profile, the store's objects, as before.
@@ -220,7 +226,7 @@ public struct CellExecution {
             phases: meter.samples, total: total, floorSeconds: floorSeconds, steps: plan.steps.map(\.summary),
             objects: objects, edges: edges, verification: verification, memorySeries: sampler.points,
             unavailable: meter.unavailable, countingMethods: meter.countingMethods,
-            profile: profiler == nil ? nil : profile, stepSeconds: stepSeconds)
+            profile: profiler == nil ? nil : profile, stepSeconds: stepSeconds, meterSeconds: meterSeconds)
     }
 
     /// Gives each stage's phase of a step the objects and edges the profiler counted in it.
@@ -268,7 +274,8 @@ public struct CellExecution {
     }
 
     /// Migrates a copy through one step, measuring each part: preparation, each pass's stages (or the
-    /// lightweight SQL), and the swap.
+    /// lightweight SQL), and the swap; returns them, taken out of the meter's samples (the caller adds them back
+    /// once it has counted their objects).
     private func migrate(
         _ step: MigrationStepPlan, at path: String, with migrator: StoreMigrator, meter: PhaseMeter
     ) throws -> [PhaseSample] {
@@ -284,8 +291,12 @@ public struct CellExecution {
             case .migrating:
                 if let detail = progress.stepProgress {
                     name = Self.phaseName(pass: detail.pass, stage: detail.stage.rawValue)
+                } else if step.kind == .lightweight {
+                    name = InPlaceMigration.stage
                 } else {
-                    name = step.kind == .lightweight ? InPlaceMigration.stage : "open"
+                    // Before the first stage the step opens its stores; after it, the last stage goes on (the
+                    // step's report of its end, which names no stage, belongs to the stage that ended it).
+                    name = part == "prepare" ? "open" : part
                 }
             }
             if name != part {
@@ -305,7 +316,6 @@ public struct CellExecution {
             }
         }
         meter.samples.removeLast(parts.count)
-        meter.samples.append(contentsOf: merged)
         return merged
     }
 }

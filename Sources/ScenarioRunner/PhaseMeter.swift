@@ -71,8 +71,9 @@ public struct PhaseSample: Sendable, Hashable, Codable {
 /// set with its high-water mark reset per phase, I/O and SQLite's memory high-water mark, and the counts that
 /// do not move with the machine's load: the thread's allocations, SQLite's work and instructions.
 ///
-/// The counts are read last when a phase begins and first when it ends, so that the meter's own work stays
-/// outside them.
+/// The counts and the clock are read last when a phase begins and first when it ends, so that the meter's own
+/// work stays outside them; the time it takes is measured too (``ownSeconds``), so that the phases of a step and
+/// the meter's reads between them add up to the step.
 public final class PhaseMeter {
     private let heap: any HeapStatistics
     /// The thread's heap peaks, shared with measurements made inside a phase (``MigrationProfiler``).
@@ -83,6 +84,8 @@ public final class PhaseMeter {
     private var current: (name: String, group: String?, start: Start)?
     /// The phases measured so far, in order.
     public internal(set) var samples: [PhaseSample] = []
+    /// Seconds the meter spent on its own reads and resets, outside every phase, so far.
+    public private(set) var ownSeconds = 0.0
 
     private struct Start {
         let instant: ContinuousClock.Instant
@@ -138,15 +141,22 @@ public final class PhaseMeter {
     /// Ends the phase under way, if any, and starts `name`.
     public func begin(_ name: String, group: String? = nil) {
         if current != nil { end() }
+        let entered = clock.now
         let heapPeak = heapPeaks.begin()
         ProcessStatus.resetPeakResident()
         _ = Connection.memoryHighWater(reset: true)
+        let heapAllocated = heap.allocatedBytes()
+        let io = ProcessStatus.ioBytes() ?? (0, 0)
+        let allocations = heap.threadAllocations()
+        let sqlite = SQLiteWork.current()
+        let usage = ResourceUsage.current()
+        let instant = clock.now
+        ownSeconds += (instant - entered).seconds
         current = (
             name, group,
             Start(
-                instant: clock.now, usage: .current(), heapAllocated: heap.allocatedBytes(), heapPeak: heapPeak,
-                io: ProcessStatus.ioBytes() ?? (0, 0), allocations: heap.threadAllocations(),
-                sqlite: SQLiteWork.current())
+                instant: instant, usage: usage, heapAllocated: heapAllocated, heapPeak: heapPeak, io: io,
+                allocations: allocations, sqlite: sqlite)
         )
         instructions.beginPhase()
     }
@@ -156,11 +166,13 @@ public final class PhaseMeter {
     public func end(objects: Int = 0, edges: Int = 0) -> PhaseSample? {
         guard let (name, group, start) = current else { return nil }
         let instructionCount = instructions.endPhase()
+        let instant = clock.now
+        defer { ownSeconds += (clock.now - instant).seconds }
+        let usage = ResourceUsage.current()
         let allocations = heap.threadAllocations()
         let sqlite = SQLiteWork.current()
         current = nil
-        let wall = (clock.now - start.instant).seconds
-        let usage = ResourceUsage.current()
+        let wall = (instant - start.instant).seconds
         let io = ProcessStatus.ioBytes() ?? (0, 0)
         let peak = heapPeaks.end(start.heapPeak).flatMap { growth in start.heapAllocated.map { $0 + growth } }
         var sample = PhaseSample(

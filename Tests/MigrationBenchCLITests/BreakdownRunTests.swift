@@ -7,10 +7,11 @@ import Testing
 struct BreakdownRunTests {
     /// The parts of every stage of every step add up to the stage: their SQLite steps to the stage phase's
     /// within 5 % (counts that do not move with the machine's load, the cell's own in its child process), and
-    /// every part and stage carries its time and share. Times are not held to 5 % here: on this 2-core machine,
-    /// shared, a debug build's stage of 20–60 ms had 4–44 % of its time outside its parts (the profiler's own
-    /// reads, about 20–50 µs a part, and what runs between parts), and the phase meter's resets between phases
-    /// leave a step's phases 2–20 % short of the step measured around it; see the report of issue 29.
+    /// every part and stage carries its time and share. The parts are disjoint intervals of the step — its phases,
+    /// the phase meter's own reads between them, and in each stage the profiler's segments and its own reads
+    /// around them —, so their times never add up to more than the step or the stage, however loaded the machine;
+    /// how close they come is wall time, which this test does not hold (a release build on a quiet machine:
+    /// 99.96–99.99 % of every step of four scenarios, 98–99.9 % of every stage above 1 ms; see issue 29's report).
     @Test func sharesAddUpOnEveryCatalogScenario() throws {
         try Executable.withTemporaryFolder { folder in
             let reports = folder.appendingPathComponent("reports").path
@@ -23,10 +24,15 @@ struct BreakdownRunTests {
                 let steps = try #require(cell.breakdown, "\(cell.id) has no breakdown")
                 #expect(!steps.isEmpty)
                 for step in steps {
-                    #expect(step.accounted.median > 0 && step.parts.allSatisfy { $0.share >= 0 })
+                    #expect(step.accounted.median > 0 && step.accounted.max <= 1.001, "\(cell.id) \(step.step)")
+                    #expect(step.parts.allSatisfy { $0.share >= 0 })
+                    #expect(step.parts.contains { $0.work == "the phase meter's own reads" }, "\(cell.id)")
                     #expect(!step.stages.isEmpty)
                     for stage in step.stages {
-                        #expect(stage.accounted > 0 && stage.accounted <= 1.05, "\(cell.id) \(stage.phase)")
+                        #expect(stage.accounted > 0 && stage.accounted <= 1.001, "\(cell.id) \(stage.phase)")
+                        #expect(
+                            step.parts.contains { $0.phase == stage.phase && $0.work == "the profiler's own reads" },
+                            "\(cell.id) \(stage.phase)")
                         let phase = try #require(cell.phases.first { $0.group == step.step && $0.name == stage.phase })
                         let key = MetricDefinition.sqliteSteps.key
                         let measured = try #require(phase.counts?[key]?.median)

@@ -62,8 +62,7 @@ struct CallgrindLauncher {
     /// Adds the phases' instructions from the parts in `folder` whose names start with `outFile`'s, and takes the
     /// parts' own bytes out of the phases' bytes written.
     func addInstructions(to sample: inout CellSample, outFile: String) {
-        let texts = takeParts(outFile: outFile)
-        sample.addInstructions(
-            CallgrindParts.counts(inFiles: texts), method: method, dumped: CallgrindParts.dumpedBytes(inFiles: texts))
+        let parts = CallgrindParts.read(inFiles: takeParts(outFile: outFile))
+        sample.addInstructions(parts.counts, method: method, dumped: parts.dumpedBytes)
     }
 }

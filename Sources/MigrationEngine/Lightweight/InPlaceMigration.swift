@@ -47,26 +47,21 @@ public struct InPlaceMigration: Sendable {
             return try migrate(
                 try Store.open(at: path, version: plan.source), progress: progress, shouldCancel: shouldCancel)
         }
-        let start = profiler.begin(MigrationProfiler.Work(rows: 0, objects: 0, edges: 0))
-        do {
+        let (result, runs) = try profiler.measure(
+            MigrationProfiler.Place(pass: nil, stage: Self.stage, work: "running the step's SQL"),
+            work: { (result: Result, _) in
+                MigrationProfiler.Work(
+                    rows: result.objects + result.joinRows, objects: result.objects, edges: result.joinRows)
+            }
+        ) {
             // The store is closed (its log checkpointed) before the part ends.
-            let (result, runs) = try {
-                let store = try Store.open(at: path, version: plan.source)
-                return try store.connection.profilingStatements {
-                    try migrate(store, progress: progress, shouldCancel: shouldCancel)
-                }
-            }()
-            profiler.record(runs)
-            profiler.end(
-                start, at: MigrationProfiler.Place(pass: nil, stage: Self.stage, work: "running the step's SQL"),
-                work: MigrationProfiler.Work(
-                    rows: result.objects + result.joinRows, objects: result.objects, edges: result.joinRows),
-                callbacks: [], hint: nil)
-            return result
-        } catch {
-            profiler.abandon(start)
-            throw error
+            let store = try Store.open(at: path, version: plan.source)
+            return try store.connection.profilingStatements {
+                try migrate(store, progress: progress, shouldCancel: shouldCancel)
+            }
         }
+        profiler.record(runs)
+        return result
     }
 
     /// The profile's name for the step's one stage.

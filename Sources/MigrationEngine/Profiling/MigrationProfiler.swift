@@ -7,7 +7,9 @@ import Synchronization
 ///
 /// Off unless given to ``StoreMigrator/profiler`` (or ``MigrationManager/profiler``): a migration without one
 /// reads no clock and no counter for it. With one, a segment costs a few system calls at its start and end —
-/// a few per entity mapping and stage, not per object —, and a custom policy's callbacks a clock read each.
+/// a few per entity mapping and stage, not per object —, and a custom policy's callbacks two clock reads each.
+/// The profiler's own reads are timed too, and recorded per stage as a segment of their own
+/// (``MigrationProfiler/ownWork``), so that a stage's segments account for its time.
 ///
 /// ```swift
 /// var migrator = try StoreMigrator(history: history, mappingModels: [mapping])
@@ -20,10 +22,22 @@ public final class MigrationProfiler: Sendable {
     private let peaks: NestedHeapPeaks?
     private let recorded = Mutex(Recorded())
 
-    private struct Recorded {
+    fileprivate struct Recorded {
         var profile = MigrationProfile()
         var step = 1
+        /// The index of each stage's segment of the profiler's own reads, keyed by step, pass and stage.
+        var ownSegments: [OwnKey: Int] = [:]
     }
+
+    fileprivate struct OwnKey: Hashable {
+        let step: Int
+        let pass: Int?
+        let stage: String
+    }
+
+    /// The ``ProfileSegment/work`` of a stage's segment that holds the profiler's own reads at the start and end
+    /// of the stage's other segments.
+    public static let ownWork = "the profiler's own reads"
 
     /// A profiler; `heap` and `peaks` (shared with any measurement around the migration) give the heap
     /// figures, which are nil (unavailable) without them.
@@ -47,7 +61,10 @@ public final class MigrationProfiler: Sendable {
 
     /// The figures at a segment's start.
     struct Start {
-        let instant: ContinuousClock.Instant
+        /// Nanoseconds of ``MonotonicClock`` when the segment started.
+        let instant: UInt64
+        /// Nanoseconds the profiler took to read the figures before it.
+        let ownNanoseconds: UInt64
         let usage: ResourceUsage
         let sqlite: SQLiteWork
         let allocations: (count: Int, bytes: Int)?
@@ -71,28 +88,35 @@ public final class MigrationProfiler: Sendable {
     }
 
     func begin(_ work: Work) -> Start {
+        let entered = MonotonicClock.nanoseconds()
         let peak = peaks?.begin()
         let allocations = heap?.threadAllocations()
         let sqlite = SQLiteWork.current()
         let usage = ResourceUsage.current()
+        let instant = MonotonicClock.nanoseconds()
         return Start(
-            instant: .now, usage: usage, sqlite: sqlite, allocations: allocations, peak: peak, work: work)
+            instant: instant, ownNanoseconds: instant &- entered, usage: usage, sqlite: sqlite,
+            allocations: allocations, peak: peak, work: work)
     }
 
-    /// Records the segment begun at `start`, now that the session counts `work`.
+    /// Records the segment begun at `start`, now that the session counts `work`; `callbacks` and `hint` are
+    /// worked out once the segment has ended, as the profiler's own work.
     func end(
-        _ start: Start, at place: Place, work: Work, callbacks: [PolicyCallbackTime], hint: String?
+        _ start: Start, at place: Place, work: Work, callbacks: @autoclosure () -> [PolicyCallbackTime],
+        hint: @autoclosure () -> String?
     ) {
-        let end = ContinuousClock.now
+        let end = MonotonicClock.nanoseconds()
         let usage = ResourceUsage.current()
         let sqlite = SQLiteWork.current()
         let allocations = heap?.threadAllocations()
         let growth = start.peak.flatMap { peaks?.end($0) }
+        let callbacks = callbacks()
+        let hint = hint()
         recorded.withLock { recorded in
             recorded.profile.segments.append(
                 ProfileSegment(
                     step: recorded.step, pass: place.pass, stage: place.stage, mapping: place.mapping,
-                    work: place.work, wallSeconds: (end - start.instant).seconds,
+                    work: place.work, wallSeconds: Double(end &- start.instant) * 1e-9,
                     userSeconds: usage.userSeconds - start.usage.userSeconds,
                     systemSeconds: usage.systemSeconds - start.usage.systemSeconds,
                     rowsRead: work.rows - start.work.rows, objectsCreated: work.objects - start.work.objects,
@@ -103,16 +127,20 @@ public final class MigrationProfiler: Sendable {
                     sqlitePagesRead: sqlite.pagesRead - start.sqlite.pagesRead,
                     sqlitePagesWritten: sqlite.pagesWritten - start.sqlite.pagesWritten, callbacks: callbacks,
                     hint: hint))
+            let own = Double(start.ownNanoseconds &+ (MonotonicClock.nanoseconds() &- end)) * 1e-9
+            recorded.addOwnTime(own, pass: place.pass, stage: place.stage)
         }
     }
 
-    /// Runs `body` as a segment at `place` that reads, makes and writes nothing the session counts.
-    func measure<T>(_ place: Place, _ body: () throws -> T) throws -> T {
-        let none = Work(rows: 0, objects: 0, edges: 0)
-        let start = begin(none)
+    /// Runs `body` as a segment at `place` that reads, makes and writes what `work` says of its result (by
+    /// default, nothing the session counts).
+    func measure<T>(
+        _ place: Place, work: (T) -> Work = { _ in Work(rows: 0, objects: 0, edges: 0) }, _ body: () throws -> T
+    ) throws -> T {
+        let start = begin(Work(rows: 0, objects: 0, edges: 0))
         do {
             let result = try body()
-            end(start, at: place, work: none, callbacks: [], hint: nil)
+            end(start, at: place, work: work(result), callbacks: [], hint: nil)
             return result
         } catch {
             abandon(start)
@@ -149,6 +177,25 @@ public final class MigrationProfiler: Sendable {
         let folded = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         guard folded.count > StatementTime.textLimit else { return folded }
         return String(folded.prefix(StatementTime.textLimit - 1)) + "…"
+    }
+}
+
+extension MigrationProfiler.Recorded {
+    /// Adds `seconds` of the profiler's own reads to the segment that holds them for `stage` of `pass` in the step
+    /// now running.
+    fileprivate mutating func addOwnTime(_ seconds: Double, pass: Int?, stage: String) {
+        let key = MigrationProfiler.OwnKey(step: step, pass: pass, stage: stage)
+        if let index = ownSegments[key] {
+            profile.segments[index].wallSeconds += seconds
+            return
+        }
+        ownSegments[key] = profile.segments.count
+        profile.segments.append(
+            ProfileSegment(
+                step: step, pass: pass, stage: stage, mapping: nil, work: MigrationProfiler.ownWork,
+                wallSeconds: seconds, userSeconds: 0, systemSeconds: 0, rowsRead: 0, objectsCreated: 0, edgesMade: 0,
+                heapPeakGrowthBytes: nil, allocations: nil, allocatedBytes: nil, sqliteSteps: 0, sqlitePagesRead: 0,
+                sqlitePagesWritten: 0, callbacks: [], hint: nil))
     }
 }
 

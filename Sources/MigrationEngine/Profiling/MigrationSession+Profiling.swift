@@ -34,12 +34,12 @@ extension MigrationSession {
         _ plan: CompiledEntityMappingPlan? = nil, work: String? = nil, hint: String? = nil
     ) {
         guard let profiler, let start else { return }
-        let callbacks = callbackTimes.times
         let place = MigrationProfiler.Place(
             pass: pass + 1, stage: stage.rawValue, mapping: plan?.mapping.name, work: work)
+        // The callbacks and the hint are worked out after the segment's end, as the profiler's own work.
         profiler.end(
-            start, at: place, work: profiledWork, callbacks: callbacks,
-            hint: hint ?? plan.flatMap { self.hint(for: $0, stage: stage, callbacks: callbacks) })
+            start, at: place, work: profiledWork, callbacks: callbackTimes.times,
+            hint: hint ?? plan.flatMap { self.hint(for: $0, stage: stage, callbacks: self.callbackTimes.times) })
     }
 
     /// Runs the policy callback `callback` of `plan`, timing it when the migration is profiled and the policy is
