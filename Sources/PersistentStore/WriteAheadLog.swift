@@ -93,8 +93,7 @@ package enum WriteAheadLog {
 
     /// The size of the file at `path` in bytes; nil when there is none.
     private static func size(of path: String) -> Int? {
-        var status = stat()
-        return stat(path, &status) == 0 ? Int(status.st_size) : nil
+        FileStamp(of: path)?.size
     }
 
     /// SQLite's WAL checksum over 32-bit words taken two at a time (wal.c, walChecksumBytes).

@@ -35,24 +35,12 @@ enum StoreFiles {
 
     /// What the original's files looked like after its checkpoint, to notice a write during the migration.
     struct Snapshot: Equatable {
-        let size: Int
-        /// The modification time, in seconds and nanoseconds.
-        let modified: [Int]
+        let database: FileStamp?
         let logSize: Int
     }
 
-    /// Read with stat, not FileManager's attributes, whose values cast from `Any` cost a million instructions in
-    /// the Swift runtime the first time.
     static func snapshot(_ path: String) -> Snapshot {
-        let logSize = size(of: path + "-wal") ?? 0
-        var status = stat()
-        guard stat(path, &status) == 0 else { return Snapshot(size: -1, modified: [], logSize: logSize) }
-        #if canImport(Darwin)
-            let modified = [Int(status.st_mtimespec.tv_sec), Int(status.st_mtimespec.tv_nsec)]
-        #else
-            let modified = [Int(status.st_mtim.tv_sec), Int(status.st_mtim.tv_nsec)]
-        #endif
-        return Snapshot(size: Int(status.st_size), modified: modified, logSize: logSize)
+        Snapshot(database: FileStamp(of: path), logSize: size(of: path + "-wal") ?? 0)
     }
 
     /// Copies the database file (checkpointed, so complete on its own). The copy is not synced: a working
@@ -131,11 +119,8 @@ enum StoreFiles {
         return folder.isEmpty ? "." : folder
     }
 
-    /// The size of the file at `path`, or nil when there is none (stat, not FileManager, which builds an error
-    /// object for a file that is not there).
     static func size(of path: String) -> Int? {
-        var status = stat()
-        return stat(path, &status) == 0 ? Int(status.st_size) : nil
+        FileStamp(of: path)?.size
     }
 
     private static func sync(_ path: String, directory: Bool = false) throws {

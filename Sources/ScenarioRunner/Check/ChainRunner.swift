@@ -141,9 +141,9 @@ struct ChainRunner {
     }
 
     /// The size and modification time of a store's file, to notice a write.
-    private static func fingerprint(_ path: String) throws -> [String] {
-        let attributes = try FileManager.default.attributesOfItem(atPath: path)
-        return ["\(attributes[.size] ?? "")", "\(attributes[.modificationDate] ?? "")"]
+    private static func fingerprint(_ path: String) throws -> FileStamp {
+        guard let stamp = FileStamp(of: path) else { throw CheckError("the store \(path) is gone") }
+        return stamp
     }
 
     private mutating func measure(_ sample: PhaseSample?) {
