@@ -18,6 +18,12 @@ final class CompiledEntityMappingPlan {
     let policy: any EntityMigrationPolicy
     /// Whether the policy is the default one, so that nothing but the engine touches the objects made.
     let hasDefaultPolicy: Bool
+    /// Whether the policy creates relationships as Core Data's default does (``DefaultRelationshipCreation``), so
+    /// that stage 1 may write the foreign keys that would come out the same in stage 2.
+    let createsRelationshipsByDefault: Bool
+    /// The relationships the policy sets itself in stage 1, which stay in stage 2 (see
+    /// ``DefaultRelationshipCreation``).
+    let relationshipsSetByPolicy: Set<String>
 
     init(
         mapping: EntityMapping,
@@ -32,6 +38,9 @@ final class CompiledEntityMappingPlan {
         self.relationships = relationships
         self.policy = policy
         self.hasDefaultPolicy = policy is DefaultMigrationPolicy
+        let byDefault = policy as? any DefaultRelationshipCreation
+        self.createsRelationshipsByDefault = byDefault != nil
+        self.relationshipsSetByPolicy = byDefault?.relationshipsSetInStageOne(by: mapping) ?? []
     }
 }
 

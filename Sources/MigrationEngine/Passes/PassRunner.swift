@@ -39,7 +39,10 @@ extension MigrationSession {
             try profiled(
                 pass: index, rows.savesAtPassEnd ? .save : .createRelationships, nil, work: "writing rows",
                 hint: rows.savesAtPassEnd ? "in-memory storage: every object of the pass written at its end" : nil
-            ) { try rows.save() }
+            ) {
+                try rows.save()
+                try objects.flushBatches()
+            }
             // Stage 3: validation, then the end of every mapping.
             progress.enter(.validate, mapping: nil)
             for plan in pass.mappings {
@@ -113,7 +116,7 @@ extension MigrationSession {
     private func createRelationships(_ plan: CompiledEntityMappingPlan, progress: ProgressCounter) throws {
         let doneInStageOne = try runtimes.stageOneForeignKeys(for: plan).count
         let everythingDone =
-            plan.policy is DefaultMigrationPolicy
+            plan.createsRelationshipsByDefault
             && plan.relationships.filter(\.writesEdges).count == doneInStageOne
         if everythingDone, let sourceEntity = plan.mapping.sourceEntity {
             try progress.skip(cursor.objectCounts[sourceEntity] ?? 0)

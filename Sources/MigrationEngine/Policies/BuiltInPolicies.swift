@@ -32,6 +32,21 @@ public enum BuiltInPolicies {
         return value
     }
 
+    /// A built-in policy's settings for the mapping it runs, read from the mapping's `userInfo` for its first
+    /// object and kept, rather than looked up (and checked) again for every object.
+    final class Settings<Values> {
+        private var mapping: String?
+        private var values: Values?
+
+        /// The settings of `mapping`, made by `read` the first time (or when the policy runs another mapping).
+        func of(_ mapping: EntityMapping, _ read: (EntityMapping) throws -> Values) throws -> Values {
+            if let values, self.mapping == mapping.name { return values }
+            let values = try read(mapping)
+            (self.mapping, self.values) = (mapping.name, values)
+            return values
+        }
+    }
+
     /// What a setting of a built-in policy names.
     enum Setting {
         /// An attribute of the source entity.

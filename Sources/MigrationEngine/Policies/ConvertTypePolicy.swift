@@ -5,8 +5,10 @@ import ObjectModel
 /// Converts source attribute `sourceAttribute` (default: `attribute`) to the type of destination attribute
 /// `attribute`: text to and from integers, decimals, doubles, booleans (`YES`/`true`/`1`), dates
 /// (ISO 8601 or seconds since 2001) and UUIDs.
-final class ConvertTypePolicy: EntityMigrationPolicy {
+final class ConvertTypePolicy: EntityMigrationPolicy, DefaultRelationshipCreation {
     var answeredSelectors: Set<String>? { [] }
+
+    func relationshipsSetInStageOne(by mapping: EntityMapping) -> Set<String> { [] }
 
     func begin(_ mapping: EntityMapping, in session: MigrationSession) throws {
         try BuiltInPolicies.check(

@@ -3,8 +3,10 @@ import MappingModel
 import ObjectModel
 
 /// Migrates none of the entity's objects.
-final class DropAllRowsPolicy: EntityMigrationPolicy {
+final class DropAllRowsPolicy: EntityMigrationPolicy, DefaultRelationshipCreation {
     var answeredSelectors: Set<String>? { [] }
+
+    func relationshipsSetInStageOne(by mapping: EntityMapping) -> Set<String> { [] }
 
     func createDestinationInstances(for source: ObjectID, mapping: EntityMapping, in session: MigrationSession) throws {
     }

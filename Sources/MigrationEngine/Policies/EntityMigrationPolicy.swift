@@ -84,6 +84,18 @@ extension EntityMigrationPolicy {
 }
 
 /// The policy of entity mappings that name none: every callback does the default.
-final class DefaultMigrationPolicy: EntityMigrationPolicy {
+final class DefaultMigrationPolicy: EntityMigrationPolicy, DefaultRelationshipCreation {
     var answeredSelectors: Set<String>? { [] }
+
+    func relationshipsSetInStageOne(by mapping: EntityMapping) -> Set<String> { [] }
+}
+
+/// A policy of ours whose ``EntityMigrationPolicy/createRelationships(for:mapping:in:)`` is the default and whose
+/// stage 1 sets no relationship but those it names: a relationship mapping that reads only the current source row
+/// and associations already complete gives the same foreign key in stage 1 as in stage 2, so the engine writes it
+/// into the row as it is made instead of updating the row afterwards.
+protocol DefaultRelationshipCreation {
+    /// The relationships the policy itself sets on `mapping`'s destination objects in stage 1: stage 2 would
+    /// overwrite them with the relationship mappings' values, so those stay in stage 2.
+    func relationshipsSetInStageOne(by mapping: EntityMapping) -> Set<String>
 }

@@ -27,6 +27,8 @@ final class DestinationObjects {
     private let tally: MigrationTally
     /// The writer of each destination entity objects were made of, by entity name.
     private var writers: [String: DestinationWriter] = [:]
+    /// The same writers by entity number, for the objects they made: an array read, not a name looked up.
+    private var writersByNumber: [DestinationWriter?] = []
     private var primaryKeys: PrimaryKeyAllocator
     /// The inserter of each join table, by table name.
     private var joinInserters: [String: JoinRowInserter] = [:]
@@ -62,7 +64,23 @@ final class DestinationObjects {
         let table = destination.layout.table(for: entity).name
         let writer = try DestinationWriter(store: destination, entity: entity, keys: primaryKeys.keys(of: table))
         writers[entity] = writer
+        let number = Int(writer.entityNumber)
+        if number >= writersByNumber.count {
+            writersByNumber += repeatElement(nil, count: number + 1 - writersByNumber.count)
+        }
+        writersByNumber[number] = writer
         return writer
+    }
+
+    /// The writer of destination object `object`'s entity.
+    func writer(of object: ObjectID) throws -> DestinationWriter {
+        let number = Int(object.entity)
+        if object.side == .destination, number >= 0, number < writersByNumber.count,
+            let writer = writersByNumber[number]
+        {
+            return writer
+        }
+        return try writer(for: try entityName(of: object))
     }
 
     /// Makes an object of `entity` with its default values, keeping `preferredPrimaryKey` where its table keeps
@@ -108,31 +126,39 @@ final class DestinationObjects {
         tally.objectsCreated += 1
     }
 
-    /// Sets column `slot` of a destination object: in its held row if it has one, else with an UPDATE.
-    private func setColumn(_ value: SQLiteValue, slot: Int, of object: ObjectID, writer: DestinationWriter) throws {
-        if rows.set(value, slot: slot, of: object, writer: writer) { return }
+    /// Sets column `slot` of a destination object, and the column of `order` with it when given (a foreign key and
+    /// its order key): in its held row if it has one, else with one UPDATE of both.
+    private func setColumn(
+        _ value: SQLiteValue, slot: Int, order: (value: SQLiteValue, slot: Int)? = nil, of object: ObjectID,
+        writer: DestinationWriter
+    ) throws {
+        if rows.set(value, slot: slot, of: object, writer: writer) {
+            if let order { _ = rows.set(order.value, slot: order.slot, of: object, writer: writer) }
+            return
+        }
         try flushBatches()
-        let update = try writer.update(slot: slot)
+        let update = try writer.update(slot: slot, orderSlot: order?.slot)
         try update.bind(value, at: 1)
-        try update.bind(object.primaryKey, at: 2)
+        if let order { try update.bind(order.value, at: 2) }
+        try update.bind(object.primaryKey, at: order == nil ? 2 : 3)
         try update.run()
     }
 
-    /// Sets attribute `key` of `object`, an object of `entity`.
-    func setAttribute(_ value: ExpressionValue, forKey key: String, of object: ObjectID, entity: String) throws {
-        let writer = try writer(for: entity)
-        guard let slot = writer.slot(for: key), let type = writer.type(of: key) else {
-            throw MigrationError.notStored(key, of: entity)
-        }
-        let stored = try MigrationSession.sqliteValue(value, as: type, property: "\(entity).\(key)")
+    /// Sets attribute `key` of `object`, stored in `slot` of `writer`'s rows as `type`.
+    func setAttribute(
+        _ value: ExpressionValue, forKey key: String, slot: Int, type: AttributeType, of object: ObjectID,
+        writer: DestinationWriter
+    ) throws {
+        let stored = try MigrationSession.sqliteValue(value, as: type, property: "\(writer.entity).\(key)")
         try setColumn(stored, slot: slot, of: object, writer: writer)
     }
 
-    /// Sets relationship `relationship` of `object`, an object of `entity`, to the destination objects `value`
-    /// holds, wherever the destination stores it.
+    /// Sets relationship `relationship` of `object`, an object of `writer`'s entity, to the destination objects
+    /// `value` holds, wherever the destination stores it.
     func setRelationship(
-        _ value: ExpressionValue, relationship: Relationship, of object: ObjectID, entity: String
+        _ value: ExpressionValue, relationship: Relationship, of object: ObjectID, writer: DestinationWriter
     ) throws {
+        let entity = writer.entity
         var targets: [ObjectID]
         switch value {
         case .null: targets = []
@@ -162,20 +188,20 @@ final class DestinationObjects {
         }
         switch destination.layout.storage(of: relationship, in: entity) {
         case .foreignKey:
-            try setForeignKey(targets.first, relationship: relationship, of: object, entity: entity)
+            try setForeignKey(targets.first, relationship: relationship, of: object, writer: writer)
             if let inverse = destinationVersion.inverse(of: relationship), !inverse.isToMany,
                 let target = targets.first
             {
                 // One-to-one: keep the other side's foreign key in step. When both sides are mapped they write
                 // the same keys; when they run in different passes, the earlier side found no target yet and
                 // only the later one can fill both.
-                try setForeignKey(object, relationship: inverse, of: target, entity: try entityName(of: target))
+                try setForeignKey(object, relationship: inverse, of: target, writer: try self.writer(of: target))
             }
         case .inverseForeignKey:
             let inverse = destinationVersion.inverse(of: relationship)!
             for (position, child) in targets.enumerated() {
                 try setForeignKey(
-                    object, relationship: inverse, of: child, entity: try entityName(of: child),
+                    object, relationship: inverse, of: child, writer: try self.writer(of: child),
                     orderKey: Int64(position + 1))
             }
         case .joinTable:
@@ -201,33 +227,32 @@ final class DestinationObjects {
         _ target: ObjectID?,
         relationship: Relationship,
         of object: ObjectID,
-        entity: String,
+        writer: DestinationWriter,
         orderKey: Int64? = nil
     ) throws {
-        let writer = try writer(for: entity)
         guard let slot = writer.slot(for: relationship.name) else { return }
         let value: SQLiteValue = target.map { .integer($0.primaryKey) } ?? .null
-        try setColumn(value, slot: slot, of: object, writer: writer)
         if target != nil { tally.edgesWritten += 1 }
-        if let orderSlot = writer.orderKeySlot(for: relationship.name) {
-            var key: SQLiteValue = .null
-            if let target {
-                if let orderKey {
-                    key = .integer(orderKey)
-                } else {
-                    // One list per owner, whatever entity each child is: count by the inverse relationship.
-                    let list = destinationVersion.inverse(of: relationship).map {
-                        "\(relationship.destination).\($0.name)"
-                    }
-                    let counter = OrderCounterKey(
-                        relationship: list ?? "\(entity).\(relationship.name)", owner: target.primaryKey)
-                    let next = orderCounters[counter, default: 0] + 1
-                    orderCounters[counter] = next
-                    key = .integer(next)
-                }
-            }
-            try setColumn(key, slot: orderSlot, of: object, writer: writer)
+        guard let orderSlot = writer.orderKeySlot(for: relationship.name) else {
+            return try setColumn(value, slot: slot, of: object, writer: writer)
         }
+        var key: SQLiteValue = .null
+        if let target {
+            if let orderKey {
+                key = .integer(orderKey)
+            } else {
+                // One list per owner, whatever entity each child is: count by the inverse relationship.
+                let list = destinationVersion.inverse(of: relationship).map {
+                    "\(relationship.destination).\($0.name)"
+                }
+                let counter = OrderCounterKey(
+                    relationship: list ?? "\(writer.entity).\(relationship.name)", owner: target.primaryKey)
+                let next = orderCounters[counter, default: 0] + 1
+                orderCounters[counter] = next
+                key = .integer(next)
+            }
+        }
+        try setColumn(value, slot: slot, order: (key, orderSlot), of: object, writer: writer)
     }
 
     /// Sets the foreign key `target` to the object with primary key `key`, or to none: in the held row if

@@ -17,8 +17,11 @@ final class DestinationWriter {
     private(set) var batch: BatchRowInserter?
     private let store: Store
     private let attributeTypes: [String: AttributeType]
-    /// Each slot's `UPDATE … SET <column> = ? WHERE Z_PK = ?`, prepared the first time a value is set after its
-    /// object's row was written (a relationship stage sets one per object).
+    /// Every property of the entity by name, for values set by name (``property(named:)``).
+    private let properties: [String: SettableProperty]
+    /// Each slot's `UPDATE … SET <column> = ? WHERE Z_PK = ?` (and each foreign key's with its order key),
+    /// prepared the first time a value is set after its object's row was written (a relationship stage sets one
+    /// per object); keyed by the slot, plus the order key's slot + 1 shifted above it.
     private var updates: [Int: Statement] = [:]
 
     init(store: Store, entity: String, keys: TableKeys) throws {
@@ -39,15 +42,32 @@ final class DestinationWriter {
         }
         self.template = template
         self.attributeTypes = types
+        var properties: [String: SettableProperty] = [:]
+        for attribute in version.attributes(of: entity) {
+            if let slot = inserter.slot(for: attribute.name), let type = types[attribute.name] {
+                properties[attribute.name] = .attribute(slot: slot, type: type)
+            } else {
+                properties[attribute.name] = .notStored
+            }
+        }
+        for relationship in version.relationships(of: entity) where properties[relationship.name] == nil {
+            properties[relationship.name] = .relationship(relationship)
+        }
+        self.properties = properties
     }
 
-    /// The prepared statement that sets column `slot` of the row whose `Z_PK` is bound second.
-    func update(slot: Int) throws -> Statement {
-        if let statement = updates[slot] { return statement }
-        let column = inserter.shape.slots[slot]
-        let statement = try store.connection.prepare(
-            "UPDATE \(quoted(table.name)) SET \(quoted(column)) = ? WHERE Z_PK = ?")
-        updates[slot] = statement
+    /// The entity's property `name`, with where its value goes: one dictionary lookup per value a policy sets.
+    func property(named name: String) -> SettableProperty? { properties[name] }
+
+    /// The prepared statement that sets column `slot`, then column `orderSlot` when given, of the row whose `Z_PK`
+    /// is bound last.
+    func update(slot: Int, orderSlot: Int? = nil) throws -> Statement {
+        let key = slot | (orderSlot.map { ($0 + 1) << 32 } ?? 0)
+        if let statement = updates[key] { return statement }
+        let columns = [slot] + (orderSlot.map { [$0] } ?? [])
+        let assignments = columns.map { "\(quoted(inserter.shape.slots[$0])) = ?" }.joined(separator: ", ")
+        let statement = try store.connection.prepare("UPDATE \(quoted(table.name)) SET \(assignments) WHERE Z_PK = ?")
+        updates[key] = statement
         return statement
     }
 
@@ -63,14 +83,27 @@ final class DestinationWriter {
     func orderKeySlot(for relationship: String) -> Int? { inserter.orderKeySlot(for: relationship) }
     func type(of attribute: String) -> AttributeType? { attributeTypes[attribute] }
 
+    /// Adds the row of the object with `primaryKey` to ``batch``, which writes it when it is full or flushed
+    /// (``DestinationObjects/flushBatches()``, before anything reads or updates the destination): many rows per
+    /// statement, as the default path writes them.
     func insert(primaryKey: Int64, values: [SQLiteValue]) throws {
-        try inserter.begin(primaryKey: primaryKey)
-        let first = inserter.shape.parameter(ofSlot: 0)
+        let batch = try batchInserter()
+        try batch.begin(primaryKey: primaryKey)
         for (slot, value) in values.enumerated() {
-            try inserter.statement.bind(value, at: first + Int32(slot))
+            try batch.statement.bind(value, at: batch.parameter(ofSlot: slot))
         }
-        try inserter.insert()
+        try batch.commitRow()
     }
+}
+
+/// A property of a destination entity, as a value set by name reaches it.
+enum SettableProperty {
+    /// A stored attribute: its slot in the row and its type.
+    case attribute(slot: Int, type: AttributeType)
+    /// An attribute without a column (transient): it cannot be set.
+    case notStored
+    /// A relationship, own or inherited.
+    case relationship(Relationship)
 }
 
 extension MigrationError {

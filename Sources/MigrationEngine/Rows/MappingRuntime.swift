@@ -153,14 +153,16 @@ extension MappingRuntimes {
         return SourceForeignKeyLookup(readerIndex: index, sourceEntity: Int32(number))
     }
 
-    /// The foreign keys a default-policy mapping can write while creating its objects (stage 1): those whose
-    /// destination's associations are complete already. Stage 2 then has nothing left to do for them.
+    /// The foreign keys a mapping whose policy creates relationships by default can write while creating its
+    /// objects (stage 1): those whose destination's associations are complete already, and that the policy does
+    /// not set itself. Stage 2 then has nothing left to do for them.
     func stageOneForeignKeys(for plan: CompiledEntityMappingPlan) throws -> [ForeignKeyTarget] {
         if let targets = stageOneTargets[ObjectIdentifier(plan)] { return targets }
         var targets: [ForeignKeyTarget] = []
-        if plan.policy is DefaultMigrationPolicy {
+        if plan.createsRelationshipsByDefault {
             let direct = try foreignKeyTargets(for: plan)
-            for relationship in plan.relationships where relationship.writesEdges {
+            for relationship in plan.relationships
+            where relationship.writesEdges && !plan.relationshipsSetByPolicy.contains(relationship.name) {
                 guard let target = direct[relationship.name], let lookup = target.lookup,
                     associations.isComplete(sourceEntity: lookup.sourceEntity),
                     associations.tables(ofSourceEntity: lookup.sourceEntity)?.count == 1

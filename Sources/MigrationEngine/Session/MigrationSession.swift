@@ -79,6 +79,8 @@ public final class MigrationSession {
     ///   the source entity lacks.
     public func sourceValue(_ key: String) throws -> ExpressionValue {
         guard let source = cursor.object else { return .null }
+        // A stored attribute, as the key path below would read it from the row, without walking it.
+        if let value = cursor.attribute(named: key) { return value }
         do {
             return try value(of: source, keyPath: [key])
         } catch let error as MigrationError where error.code == .evaluation {
@@ -139,13 +141,14 @@ public final class MigrationSession {
 
     /// Sets an attribute or relationship of a destination object made in this pass.
     public func setValue(_ value: ExpressionValue, forKey key: String, of object: ObjectID) throws {
-        let entity = try objects.entityName(of: object)
-        if destinationVersion.attribute(key, of: entity) != nil {
-            try objects.setAttribute(value, forKey: key, of: object, entity: entity)
-        } else if let relationship = destinationVersion.relationship(key, of: entity) {
-            try objects.setRelationship(value, relationship: relationship, of: object, entity: entity)
-        } else {
-            throw MigrationError.noPropertyToSet(key, of: entity, policyPlace: policyPlace)
+        let writer = try objects.writer(of: object)
+        switch writer.property(named: key) {
+        case .attribute(let slot, let type):
+            try objects.setAttribute(value, forKey: key, slot: slot, type: type, of: object, writer: writer)
+        case .notStored: throw MigrationError.notStored(key, of: writer.entity)
+        case .relationship(let relationship):
+            try objects.setRelationship(value, relationship: relationship, of: object, writer: writer)
+        case nil: throw MigrationError.noPropertyToSet(key, of: writer.entity, policyPlace: policyPlace)
         }
     }
 
@@ -207,11 +210,13 @@ public final class MigrationSession {
 
     /// A new UUID, reproducible from ``MigrationOptions/seed``.
     public func makeUUID() -> UUID {
-        var bytes = [UInt8](repeating: 0, count: 16)
-        for index in bytes.indices { bytes[index] = UInt8(truncatingIfNeeded: random.next()) }
-        bytes[6] = bytes[6] & 0x0f | 0x40
-        bytes[8] = bytes[8] & 0x3f | 0x80
-        return bytes.withUnsafeBytes { UUID(uuid: $0.loadUnaligned(as: uuid_t.self)) }
+        var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &uuid) { bytes in
+            for index in bytes.indices { bytes[index] = UInt8(truncatingIfNeeded: random.next()) }
+            bytes[6] = bytes[6] & 0x0f | 0x40
+            bytes[8] = bytes[8] & 0x3f | 0x80
+        }
+        return UUID(uuid: uuid)
     }
 
     // MARK: - Plumbing

@@ -30,6 +30,13 @@ final class SourceCursor {
         return MigrationSession.expressionValue(reader.value(at: slot), as: columns.attributeTypes[slot])
     }
 
+    /// The current object's stored attribute `name`, read straight from its row; nil when it has no such stored
+    /// attribute (a relationship, a transient attribute, an unknown name) or there is no current object.
+    func attribute(named name: String) -> ExpressionValue? {
+        guard let columns, let slot = columns.indexes[name], slot < columns.attributeTypes.count else { return nil }
+        return attribute(slot: slot)
+    }
+
     /// The reader column of `property` of the current object, if `object` is the current object and has one.
     func column(of property: String, for object: ObjectID) -> Int? {
         guard object == self.object else { return nil }
