@@ -124,7 +124,10 @@ extension MigrationSession: EvaluationContext {
             let table = store.layout.table(for: entity)
             guard let column = table.column(for: key, of: entity, version: version) else { return .null }
             let value = try lookUp(
-                "SELECT \(quoted(column.name)) FROM \(quoted(table.name)) WHERE Z_PK = ?", object, in: store)
+                .init(side: object.side, entity: entity, property: key, reading: .column), object, in: store
+            ) {
+                "SELECT \(quoted(column.name)) FROM \(quoted(table.name)) WHERE Z_PK = ?"
+            }
             return Self.expressionValue(value.first ?? .null, as: attribute.type)
         }
         guard let relationship = version.relationship(key, of: entity) else {
@@ -141,53 +144,61 @@ extension MigrationSession: EvaluationContext {
                 let table = store.layout.table(for: entity)
                 let column = table.column(for: relationship.name, of: entity, version: version)!
                 key = try lookUp(
-                    "SELECT \(quoted(column.name)) FROM \(quoted(table.name)) WHERE Z_PK = ?", object, in: store
-                )
+                    .init(side: side, entity: entity, property: relationship.name, reading: .column), object, in: store
+                ) { "SELECT \(quoted(column.name)) FROM \(quoted(table.name)) WHERE Z_PK = ?" }
                 .first?.int64
             }
             guard let key else { return .null }
             return .object(try objectID(key, of: relationship.destination, side: side, in: store))
         case .inverseForeignKey:
-            let inverse = version.inverse(of: relationship)!
-            let table = store.layout.table(for: relationship.destination)
-            let column = table.column(for: inverse.name, of: relationship.destination, version: version)!
-            let order = table.orderKeyColumn(for: inverse.name, of: relationship.destination, version: version)
-            let sql =
-                "SELECT Z_PK, Z_ENT FROM \(quoted(table.name)) WHERE \(quoted(column.name)) = ? "
-                + "ORDER BY \(order.map { quoted($0.name) + ", " } ?? "")Z_PK"
-            return .objects(try lookUpObjects(sql, object, side: side, in: store))
+            let lookup = StatementCache.LookupKey(side: side, entity: entity, property: key, reading: .objects)
+            return .objects(
+                try lookUpObjects(lookup, object, side: side, in: store) {
+                    let inverse = version.inverse(of: relationship)!
+                    let table = store.layout.table(for: relationship.destination)
+                    let column = table.column(for: inverse.name, of: relationship.destination, version: version)!
+                    let order = table.orderKeyColumn(for: inverse.name, of: relationship.destination, version: version)
+                    return "SELECT Z_PK, Z_ENT FROM \(quoted(table.name)) WHERE \(quoted(column.name)) = ? "
+                        + "ORDER BY \(order.map { quoted($0.name) + ", " } ?? "")Z_PK"
+                })
         case .joinTable:
-            let join = store.layout.joinTable(for: relationship.name, of: entity)!
-            let table = store.layout.table(for: relationship.destination)
-            let from = quoted(join.sourceColumn(forRelationship: relationship.name, of: entity))
-            let to = quoted(join.targetColumn(forRelationship: relationship.name, of: entity))
-            let order =
-                join.orderColumn(forRelationship: relationship.name, of: entity).map { "j.\(quoted($0)), " } ?? ""
-            let sql =
-                "SELECT t.Z_PK, t.Z_ENT FROM \(quoted(join.name)) j JOIN \(quoted(table.name)) t ON t.Z_PK = j.\(to) "
-                + "WHERE j.\(from) = ? ORDER BY \(order)t.Z_PK"
-            return .objects(try lookUpObjects(sql, object, side: side, in: store))
+            let lookup = StatementCache.LookupKey(side: side, entity: entity, property: key, reading: .objects)
+            return .objects(
+                try lookUpObjects(lookup, object, side: side, in: store) {
+                    let join = store.layout.joinTable(for: relationship.name, of: entity)!
+                    let table = store.layout.table(for: relationship.destination)
+                    let from = quoted(join.sourceColumn(forRelationship: relationship.name, of: entity))
+                    let to = quoted(join.targetColumn(forRelationship: relationship.name, of: entity))
+                    let order =
+                        join.orderColumn(forRelationship: relationship.name, of: entity).map { "j.\(quoted($0)), " }
+                        ?? ""
+                    return "SELECT t.Z_PK, t.Z_ENT FROM \(quoted(join.name)) j JOIN \(quoted(table.name)) t "
+                        + "ON t.Z_PK = j.\(to) WHERE j.\(from) = ? ORDER BY \(order)t.Z_PK"
+                })
         case .none:
             return .null
         }
     }
 
-    private func lookUp(_ sql: String, _ object: ObjectID, in store: Store) throws -> [SQLiteValue] {
+    private func lookUp(
+        _ lookup: StatementCache.LookupKey, _ object: ObjectID, in store: Store, sql: () -> String
+    ) throws -> [SQLiteValue] {
         if store === destination {
             try objects.rows.writeTransientRows()
             try objects.flushBatches()
         }
-        let statement = try objects.statements.statement(sql, on: store.connection)
+        let statement = try objects.statements.statement(for: lookup, on: store.connection, sql: sql)
         defer { statement.reset() }
         try statement.bind(object.primaryKey, at: 1)
         guard try statement.step() else { return [] }
         return (0..<statement.columnCount).map { statement.value($0) }
     }
 
-    private func lookUpObjects(_ sql: String, _ object: ObjectID, side: StoreSide, in store: Store) throws -> [ObjectID]
-    {
+    private func lookUpObjects(
+        _ lookup: StatementCache.LookupKey, _ object: ObjectID, side: StoreSide, in store: Store, sql: () -> String
+    ) throws -> [ObjectID] {
         if store === destination { try objects.flushBatches() }
-        let statement = try objects.statements.statement(sql, on: store.connection)
+        let statement = try objects.statements.statement(for: lookup, on: store.connection, sql: sql)
         defer { statement.reset() }
         try statement.bind(object.primaryKey, at: 1)
         var result: [ObjectID] = []
@@ -206,10 +217,10 @@ extension MigrationSession: EvaluationContext {
         }
         let table = store.layout.table(for: entity)
         let found = try lookUp(
-            "SELECT Z_ENT FROM \(quoted(table.name)) WHERE Z_PK = ?",
-            ObjectID(side: side, entity: number, primaryKey: key),
-            in: store
-        ).first?.int64
+            .init(side: side, entity: entity, property: "", reading: .entityNumber),
+            ObjectID(side: side, entity: number, primaryKey: key), in: store
+        ) { "SELECT Z_ENT FROM \(quoted(table.name)) WHERE Z_PK = ?" }
+        .first?.int64
         return ObjectID(side: side, entity: found.map(Int32.init) ?? number, primaryKey: key)
     }
 }

@@ -20,10 +20,14 @@ extension MigrationSession {
         }
     }
 
-    /// The value as stored for an attribute of `type`, converting what Core Data would convert.
-    static func sqliteValue(_ value: ExpressionValue, as type: AttributeType, property: String) throws -> SQLiteValue {
+    /// The value as stored for an attribute of `type`, converting what Core Data would convert; `property` names
+    /// the attribute in the error, made only when there is one (a policy's values name theirs per call).
+    static func sqliteValue(
+        _ value: ExpressionValue, as type: AttributeType, property: @autoclosure () -> String
+    ) throws -> SQLiteValue {
         func mismatch() -> MigrationError {
-            MigrationError(
+            let property = property()
+            return MigrationError(
                 .evaluation, "'\(property)' (\(type.rawValue)) cannot hold \(value)", property: property,
                 underlying: nil)
         }

@@ -210,9 +210,13 @@ public final class MigrationSession {
 
     /// A new UUID, reproducible from ``MigrationOptions/seed``.
     public func makeUUID() -> UUID {
+        // The generator is a copy while the bytes are drawn: drawing from the stored property checked exclusive
+        // access 16 times a UUID.
+        var generator = random
+        defer { random = generator }
         var uuid: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         withUnsafeMutableBytes(of: &uuid) { bytes in
-            for index in bytes.indices { bytes[index] = UInt8(truncatingIfNeeded: random.next()) }
+            for index in bytes.indices { bytes[index] = UInt8(truncatingIfNeeded: generator.next()) }
             bytes[6] = bytes[6] & 0x0f | 0x40
             bytes[8] = bytes[8] & 0x3f | 0x80
         }
