@@ -48,13 +48,16 @@ struct DestinationValidation {
                     }
                 }
             }
-            let rows = "FROM \(quoted(table.name)) WHERE Z_ENT = \(number)"
+            // A table of this entity alone holds only rows the engine wrote with its number: reading Z_ENT
+            // again costs a column per row (14 M instructions of the library step at 100,000 objects).
+            let ownRows = table.entities == [entity] ? "" : "Z_ENT = \(number) AND "
+            let rows = "FROM \(quoted(table.name)) WHERE \(ownRows)"
             let anyBroken = rules.map { "(\($0.condition))" }.joined(separator: " OR ")
             if !rules.isEmpty,
-                try store.connection.scalar("SELECT EXISTS (SELECT 1 \(rows) AND (\(anyBroken)))")?.int64 == 1
+                try store.connection.scalar("SELECT EXISTS (SELECT 1 \(rows)(\(anyBroken)))")?.int64 == 1
             {
                 for rule in rules {
-                    try collect(&problems, rule.rule, "SELECT Z_PK \(rows) AND (\(rule.condition))")
+                    try collect(&problems, rule.rule, "SELECT Z_PK \(rows)(\(rule.condition))")
                 }
             }
             for constraint in version.entity(named: entity)?.uniquenessConstraints ?? [] {
