@@ -57,6 +57,20 @@ public struct CompiledExpression: Sendable {
     /// - Throws: ``EvaluationError`` naming the expression and column when a value cannot be computed
     ///   (division by zero, a text that is not a date, …); errors thrown by `context` pass through unchanged.
     public func evaluate(in context: any EvaluationContext) throws -> ExpressionValue {
+        try Self.evaluate(run, in: context, text: text, mapping: mapping, property: property)
+    }
+
+    /// ``evaluate(in:)`` as a closure, for a caller that evaluates the expression object after object: calling
+    /// it copies nothing, where calling ``evaluate(in:)`` on an expression held in an array or a class copies
+    /// the whole expression first (every field retained and released).
+    public var evaluator: @Sendable (any EvaluationContext) throws -> ExpressionValue {
+        let (run, text, mapping, property) = (run, text, mapping, property)
+        return { context in try Self.evaluate(run, in: context, text: text, mapping: mapping, property: property) }
+    }
+
+    private static func evaluate(
+        _ run: Evaluator, in context: any EvaluationContext, text: String, mapping: String?, property: String?
+    ) throws -> ExpressionValue {
         do {
             return try run(context)
         } catch var error as EvaluationError {

@@ -189,9 +189,21 @@ extension MigrationSession {
     /// Evaluates the expressions of `runtime`'s row for the current object into its results.
     @inline(__always)
     func evaluateRow(_ runtime: MappingRuntime, mapping: String) throws {
-        for (index, target) in runtime.row.evaluated.enumerated() {
-            let value = try evaluate(target.expression, mapping: mapping, property: target.name)
-            runtime.results[index] = try Self.sqliteValue(value, as: target.type, property: target.property)
+        // Each target read where it is, its expression through its evaluator: a copy of a target (what iterating
+        // the array hands out) or of its compiled expression (what calling `evaluate(in:)` on it makes) retains
+        // and releases every field of the expression.
+        try runtime.row.evaluated.withUnsafeBufferPointer { targets in
+            for index in targets.indices {
+                let value: ExpressionValue
+                do {
+                    value = try targets[index].evaluate(self)
+                } catch {
+                    throw Self.evaluationFailure(
+                        error, mapping: mapping, property: targets[index].name, source: cursor.object?.primaryKey)
+                }
+                runtime.results[index] = try Self.sqliteValue(
+                    value, as: targets[index].type, property: targets[index].property)
+            }
         }
     }
 }

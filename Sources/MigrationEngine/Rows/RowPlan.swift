@@ -10,6 +10,17 @@ struct AttributeTarget {
     let expression: CompiledExpression
     let slot: Int
     let type: AttributeType
+    /// `expression`'s ``MappingModel/CompiledExpression/evaluator``, for the row path's objects.
+    let evaluate: @Sendable (any EvaluationContext) throws -> ExpressionValue
+
+    init(name: String, property: String, expression: CompiledExpression, slot: Int, type: AttributeType) {
+        self.name = name
+        self.property = property
+        self.expression = expression
+        self.slot = slot
+        self.type = type
+        self.evaluate = expression.evaluator
+    }
 }
 
 /// A foreign key written while the row is made (stage 1): the source reader's slot that holds the source
