@@ -79,11 +79,19 @@ public struct Quantiles: Sendable, Hashable, Codable {
     /// law gives 24,625, 11,635, 7,371, 5,644, … (105,211); its 8 names of 60,000 characters became 158 names of
     /// 30,600 on average, and are 1 now (the store's 0.005 % is below what p99.9 tells).
     func countValue(at u: Double) -> Double {
-        let top = values.count - 2
-        let (p99, p999, p100) = (values[top - 2], values[top], values[top + 1])
-        guard u > Self.levels[top], u < 1, p99 > 0 else { return value(at: u) }
+        let (p99, p999, p100) = (values[Self.p99Index], values[Self.p999Index], values[values.count - 1])
+        guard u > 0.999, u < 1, p99 > 0 else { return value(at: u) }
         let exponent = log(p999 / p99) / log(10)
-        return min(p999 * pow((1 - u) / (1 - Self.levels[top]), -exponent), p100)
+        return min(p999 * pow((1 - u) / 0.001, -exponent), p100)
+    }
+
+    /// Where p99 and p99.9 sit in ``levels``, looked up there so that a change of the levels cannot shift them.
+    private static let p99Index = index(ofLevel: 0.99)
+    private static let p999Index = index(ofLevel: 0.999)
+
+    private static func index(ofLevel level: Double) -> Int {
+        guard let index = levels.firstIndex(of: level) else { preconditionFailure("no level \(level) in levels") }
+        return index
     }
 
     /// The level of the `rank`-th of `count` values drawn evenly over the distribution: 0 for the first, 1 for the
