@@ -201,7 +201,7 @@ struct StoreShapeTests {
     @Test(
         arguments: [
             ("key order, reversed", "KEY", "-KEY"), ("reversed, shuffled", "-KEY", "abs(random() % 1000000)"),
-            ("some swapped, key order", "KEY + 1.5 * (KEY % 4 = 0)", "KEY"),
+            ("some swapped, mostly reversed", "KEY + 1.5 * (KEY % 4 = 0)", "-KEY + 1.5 * (KEY % 5 = 0)"),
             ("shuffled, some swapped", "abs(random() % 1000000)", "KEY + 1.5 * (KEY % 3 = 0)"),
         ] as [(String, String, String)])
     func bothOrderedSidesKeepTheirOrder(_ name: String, songsOrder: String, listsOrder: String) throws {
@@ -334,8 +334,9 @@ struct StoreShapeTests {
         for (key, fill) in real.fills {
             #expect(abs((copy.fills[key] ?? -1) - fill) <= 0.02, "\(key) fill")
         }
+        let copyFanOuts = copy.fanOuts  // sorted anew on each access
         for (key, counts) in real.fanOuts where !counts.isEmpty {
-            let other = try #require(copy.fanOuts[key], "\(key) fan-out missing")
+            let other = try #require(copyFanOuts[key], "\(key) fan-out missing")
             let distance = kolmogorovSmirnov(counts, other)
             #expect(distance <= 0.1, "\(key) fan-out: KS distance \(distance) (scale \(scale))")
         }
