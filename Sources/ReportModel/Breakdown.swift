@@ -61,10 +61,11 @@ public struct BreakdownPart: Sendable, Hashable, Codable {
     public var work: String?
     /// Wall time.
     public var wallSeconds: Statistic
-    /// CPU time in user mode (the whole process's).
-    public var userSeconds: Statistic
-    /// CPU time in the kernel (the whole process's).
-    public var systemSeconds: Statistic
+    /// CPU time in user mode (the whole process's); nil where not measured (a stage's unattributed rest, the
+    /// phase meter's and the profiler's own reads: wall time alone).
+    public var userSeconds: Statistic?
+    /// CPU time in the kernel (the whole process's); nil where not measured.
+    public var systemSeconds: Statistic?
     /// Source rows read.
     public var rowsRead: Int
     /// Destination objects made.
@@ -84,8 +85,8 @@ public struct BreakdownPart: Sendable, Hashable, Codable {
 
     /// Creates a part.
     public init(
-        phase: String, mapping: String?, work: String?, wallSeconds: Statistic, userSeconds: Statistic,
-        systemSeconds: Statistic, rowsRead: Int, objectsCreated: Int, edgesMade: Int,
+        phase: String, mapping: String?, work: String?, wallSeconds: Statistic, userSeconds: Statistic?,
+        systemSeconds: Statistic?, rowsRead: Int, objectsCreated: Int, edgesMade: Int,
         heapPeakGrowthBytes: Statistic?, counts: [String: Statistic], callbacks: [CallbackBreakdown], hint: String?,
         share: Double
     ) {

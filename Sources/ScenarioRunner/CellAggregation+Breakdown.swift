@@ -110,20 +110,23 @@ extension CellAggregation {
     private static func stepPart(
         _ name: String, work: String, wall: Statistic, phase: Phase?, stepSeconds: Double
     ) -> BreakdownPart {
-        let none = Statistic(samples: wall.samples.map { _ in 0 })
         let metrics: Set = [
             MetricDefinition.allocations.key, MetricDefinition.allocatedBytes.key, MetricDefinition.sqliteSteps.key,
             MetricDefinition.sqlitePagesRead.key, MetricDefinition.sqlitePagesWritten.key,
         ]
         return BreakdownPart(
-            phase: name, mapping: nil, work: work, wallSeconds: wall, userSeconds: phase?.userSeconds ?? none,
-            systemSeconds: phase?.systemSeconds ?? none, rowsRead: 0, objectsCreated: 0, edgesMade: 0,
+            phase: name, mapping: nil, work: work, wallSeconds: wall, userSeconds: phase?.userSeconds,
+            systemSeconds: phase?.systemSeconds, rowsRead: 0, objectsCreated: 0, edgesMade: 0,
             heapPeakGrowthBytes: nil, counts: (phase?.counts ?? [:]).filter { metrics.contains($0.key) }, callbacks: [],
             hint: nil, share: stepSeconds > 0 ? wall.median / stepSeconds : 0)
     }
 
     private static func part(_ key: Key, segments: [ProfileSegment], stepSeconds: Double) -> BreakdownPart {
         func statistic(_ value: (ProfileSegment) -> Double) -> Statistic { Statistic(samples: segments.map(value)) }
+        // CPU time only where every repetition measured it.
+        func cpu(_ value: (ProfileSegment) -> Double?) -> Statistic? {
+            segments.allSatisfy { value($0) != nil } ? statistic { value($0) ?? 0 } : nil
+        }
         let first = segments[0]
         let wall = statistic(\.wallSeconds)
         var counts: [String: Statistic] = [:]
@@ -145,7 +148,7 @@ extension CellAggregation {
         let heapAvailable = segments.allSatisfy { $0.heapPeakGrowthBytes != nil }
         return BreakdownPart(
             phase: key.phase, mapping: key.mapping, work: key.work, wallSeconds: wall,
-            userSeconds: statistic(\.userSeconds), systemSeconds: statistic(\.systemSeconds), rowsRead: first.rowsRead,
+            userSeconds: cpu(\.userSeconds), systemSeconds: cpu(\.systemSeconds), rowsRead: first.rowsRead,
             objectsCreated: first.objectsCreated, edgesMade: first.edgesMade,
             heapPeakGrowthBytes: heapAvailable ? statistic { Double($0.heapPeakGrowthBytes ?? 0) } : nil,
             counts: counts, callbacks: callbacks, hint: first.hint,
@@ -154,11 +157,11 @@ extension CellAggregation {
 
     /// Two segments of one part in one repetition as one: figures added up, the higher heap peak.
     private static func adding(_ a: ProfileSegment, _ b: ProfileSegment) -> ProfileSegment {
-        func sum(_ x: Int?, _ y: Int?) -> Int? { x.flatMap { x in y.map { x + $0 } } }
+        func sum<T: AdditiveArithmetic>(_ x: T?, _ y: T?) -> T? { x.flatMap { x in y.map { x + $0 } } }
         var total = a
         total.wallSeconds += b.wallSeconds
-        total.userSeconds += b.userSeconds
-        total.systemSeconds += b.systemSeconds
+        total.userSeconds = sum(a.userSeconds, b.userSeconds)
+        total.systemSeconds = sum(a.systemSeconds, b.systemSeconds)
         total.rowsRead += b.rowsRead
         total.objectsCreated += b.objectsCreated
         total.edgesMade += b.edgesMade

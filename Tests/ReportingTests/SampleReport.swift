@@ -116,7 +116,9 @@ enum SampleReport {
         ) -> BreakdownPart {
             BreakdownPart(
                 phase: phase, mapping: mapping, work: work, wallSeconds: statistic(seconds),
-                userSeconds: statistic(seconds * 0.8), systemSeconds: statistic(seconds * 0.05), rowsRead: rows,
+                // A stage's unattributed rest is timed by the wall clock alone, as CellAggregation makes it.
+                userSeconds: work == "unattributed" ? nil : statistic(seconds * 0.8),
+                systemSeconds: work == "unattributed" ? nil : statistic(seconds * 0.05), rowsRead: rows,
                 objectsCreated: mapping == nil ? 0 : rows, edgesMade: rows / 2,
                 heapPeakGrowthBytes: work == "unattributed" ? nil : statistic(Double(rows) * 120),
                 counts: ["sqliteSteps": statistic(Double(rows * 3))], callbacks: callbacks, hint: hint, share: share)

@@ -13,10 +13,11 @@ public struct ProfileSegment: Sendable, Hashable, Codable {
     public var work: String?
     /// Wall-clock seconds.
     public var wallSeconds: Double
-    /// CPU seconds in user mode (the whole process's).
-    public var userSeconds: Double
-    /// CPU seconds in the kernel (the whole process's).
-    public var systemSeconds: Double
+    /// CPU seconds in user mode (the whole process's); nil where not measured (the profiler's own reads, timed by
+    /// the wall clock alone).
+    public var userSeconds: Double?
+    /// CPU seconds in the kernel (the whole process's); nil where not measured.
+    public var systemSeconds: Double?
     /// Source rows read.
     public var rowsRead: Int
     /// Destination objects made.

@@ -193,9 +193,9 @@ extension MigrationProfiler.Recorded {
         profile.segments.append(
             ProfileSegment(
                 step: step, pass: pass, stage: stage, mapping: nil, work: MigrationProfiler.ownWork,
-                wallSeconds: seconds, userSeconds: 0, systemSeconds: 0, rowsRead: 0, objectsCreated: 0, edgesMade: 0,
-                heapPeakGrowthBytes: nil, allocations: nil, allocatedBytes: nil, sqliteSteps: 0, sqlitePagesRead: 0,
-                sqlitePagesWritten: 0, callbacks: [], hint: nil))
+                wallSeconds: seconds, userSeconds: nil, systemSeconds: nil, rowsRead: 0, objectsCreated: 0,
+                edgesMade: 0, heapPeakGrowthBytes: nil, allocations: nil, allocatedBytes: nil, sqliteSteps: 0,
+                sqlitePagesRead: 0, sqlitePagesWritten: 0, callbacks: [], hint: nil))
     }
 }
 

@@ -81,7 +81,12 @@ extension HTMLPage.BreakdownRow {
         bar = Format.significant(min(max(part.share, 0), 1) * 100, trimmed: true)
         wall = Format.seconds(part.wallSeconds.median)
         wallRange = part.wallSeconds.rangeText { Format.seconds($0) }
-        cpu = Format.seconds(part.userSeconds.median + part.systemSeconds.median)
+        // A part timed by the wall clock alone (a stage's rest, the meter's and the profiler's own reads): "—".
+        if let user = part.userSeconds, let system = part.systemSeconds {
+            cpu = Format.seconds(user.median + system.median)
+        } else {
+            cpu = "—"
+        }
         rows = Format.count(part.rowsRead)
         objects = Format.count(part.objectsCreated)
         edges = Format.count(part.edgesMade)
