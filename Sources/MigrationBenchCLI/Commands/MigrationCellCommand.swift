@@ -82,15 +82,13 @@ struct MigrationCellCommand: ParsableCommand {
         source: ModelVersion, destination: ModelVersion, history: ModelHistory
     ) throws -> BenchmarkSample {
         let heap = currentHeapStatistics()
-        // With the breakdown, as in 'run': the thread's allocations counted, and the step's peak one of the nested
-        // peaks the profiler's parts share.
-        let peaks = breakdown ? NestedHeapPeaks(heap: heap) : nil
-        if breakdown { heap.trackCallingThread() }
-        let profiler = peaks.map { MigrationProfiler(heap: heap, peaks: $0) }
+        // As in 'run', with the breakdown or without (so that the pair differs only in the profiler): the thread's
+        // allocations counted, and the step's peak one of nested peaks, which the profiler's parts share.
+        let peaks = NestedHeapPeaks(heap: heap)
+        heap.trackCallingThread()
+        let profiler = breakdown ? MigrationProfiler(heap: heap, peaks: peaks) : nil
         var peakToken: Int?
-        let resetPeak = {
-            if let peaks { peakToken = peaks.begin() } else { heap.resetThreadPeak() }
-        }
+        let resetPeak = { peakToken = peaks.begin() }
         let counter = InstructionCounter()
         let clock = ContinuousClock()
         var seconds = 0.0
@@ -130,7 +128,7 @@ struct MigrationCellCommand: ParsableCommand {
                 instructions = counter.endPhase()
             }
         }
-        let peak = peaks.map { peaks in peakToken.flatMap(peaks.end) } ?? heap.threadPeakBytes()
+        let peak = peakToken.flatMap(peaks.end)
         return BenchmarkSample(
             seconds: seconds, peakHeapBytes: peak, objectCount: objects, instructions: instructions,
             counter: counter)
