@@ -57,7 +57,8 @@ struct BenchmarkChildTests {
     }
 
     /// A step broken down by the profiler (`migration-cell --breakdown`, as `benchmark engine --breakdown` runs it)
-    /// migrates the same objects, and still measures its peak heap (nested with the profiler's parts' peaks).
+    /// migrates the same objects, still measures its peak heap (nested with the profiler's parts' peaks), and says
+    /// how many segments the profiler recorded (none without the flag).
     @Test(arguments: BenchmarkMigrationMode.allCases)
     func aStepWithTheBreakdownPrintsASample(mode: BenchmarkMigrationMode) throws {
         try Executable.withTemporaryFolder { folder in
@@ -74,6 +75,9 @@ struct BenchmarkChildTests {
             }
             #expect(samples.allSatisfy { $0.objectCount == generated.objectCount })
             #expect((samples[0].peakHeapBytes == nil) == (samples[1].peakHeapBytes == nil))
+            // Only the profiler records segments: none without the flag, some with it.
+            #expect(samples[0].profiledSegments == nil)
+            #expect((samples[1].profiledSegments ?? 0) > 0, "\(samples[1])")
         }
     }
 

@@ -129,9 +129,11 @@ struct MigrationCellCommand: ParsableCommand {
             }
         }
         let peak = peakToken.flatMap(peaks.end)
-        return BenchmarkSample(
+        var sample = BenchmarkSample(
             seconds: seconds, peakHeapBytes: peak, objectCount: objects, instructions: instructions,
             counter: counter)
+        sample.profiledSegments = profiler?.profile.segments.count
+        return sample
     }
 
     /// Several runs: their medians, as one run's keys (a ``BenchmarkSample``), and each run.

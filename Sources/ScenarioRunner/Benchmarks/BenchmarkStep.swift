@@ -89,6 +89,9 @@ public struct BenchmarkSample: Sendable, Hashable, Codable {
     public var instructionsUnavailable: String?
     /// True when the child ran under valgrind: its time is valgrind's, not the machine's, and is not judged.
     public var underValgrind: Bool?
+    /// Segments the engine's profiler recorded in the step (`migration-cell --breakdown`); nil when it was not
+    /// profiled.
+    public var profiledSegments: Int?
 
     /// Creates a sample.
     public init(
