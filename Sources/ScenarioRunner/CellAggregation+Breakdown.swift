@@ -80,7 +80,8 @@ extension CellAggregation {
                     phase: phase.name, wallSeconds: phase.wallSeconds.median,
                     attributedSeconds: Statistic(samples: attributed).median,
                     accounted: Statistic(samples: zip(attributed, walls).map { $1 > 0 ? $0 / $1 : 1 }).median))
-            // What the stage's phase took beyond its parts: the profiler's own reads, and code between parts.
+            // What the stage's phase took beyond its parts (the profiler's own reads are one of them): code between
+            // parts.
             let rest = zip(walls, attributed).map { max($0 - $1, 0) }
             parts.append(
                 stepPart(
