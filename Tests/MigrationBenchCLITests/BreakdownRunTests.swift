@@ -1,6 +1,9 @@
 import Foundation
+import MigrationEngine
 import ReportModel
 import Testing
+
+@testable import ScenarioRunner
 
 /// "Where it went" on every scenario of the catalog, each cell in its own child process as `make run` runs it.
 @Suite("where it went, run")
@@ -26,12 +29,12 @@ struct BreakdownRunTests {
                 for step in steps {
                     #expect(step.accounted.median > 0 && step.accounted.max <= 1.001, "\(cell.id) \(step.step)")
                     #expect(step.parts.allSatisfy { $0.share >= 0 })
-                    #expect(step.parts.contains { $0.work == "the phase meter's own reads" }, "\(cell.id)")
+                    #expect(step.parts.contains { $0.work == CellAggregation.meterPhase }, "\(cell.id)")
                     #expect(!step.stages.isEmpty)
                     for stage in step.stages {
                         #expect(stage.accounted > 0 && stage.accounted <= 1.001, "\(cell.id) \(stage.phase)")
                         #expect(
-                            step.parts.contains { $0.phase == stage.phase && $0.work == "the profiler's own reads" },
+                            step.parts.contains { $0.phase == stage.phase && $0.work == MigrationProfiler.ownWork },
                             "\(cell.id) \(stage.phase)")
                         let phase = try #require(cell.phases.first { $0.group == step.step && $0.name == stage.phase })
                         let key = MetricDefinition.sqliteSteps.key

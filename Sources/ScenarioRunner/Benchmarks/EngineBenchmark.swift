@@ -46,6 +46,9 @@ public struct EngineBenchmark: Sendable {
     /// The name of `step`'s cell with the breakdown: `streaming, breakdown`.
     static func withBreakdown(_ step: String) -> String { step + ", breakdown" }
 
+    /// The name of `step`'s store with the breakdown, without its extension: `streaming-breakdown`.
+    static func breakdownStore(_ step: String) -> String { step + "-breakdown" }
+
     /// Runs every repetition through `launch`, telling `progress` what starts.
     public func run(launch: BenchmarkLauncher, progress: (String) -> Void = { _ in }) throws -> EngineBenchmarkReport {
         var results: [EngineSizeResult] = []
@@ -77,7 +80,7 @@ public struct EngineBenchmark: Sendable {
                     cells[name, default: []].append(try launch(step))
                 }
                 for name in ["floor-in-place", "floor-copy"] + Self.brokenDown
-                    + Self.brokenDown.map({ $0 + "-breakdown" })
+                    + Self.brokenDown.map(Self.breakdownStore)
                 {
                     Store.remove(at: path("\(name).sqlite"))
                 }
@@ -119,7 +122,7 @@ public struct EngineBenchmark: Sendable {
             else { return [(name, step)] }
             let profiled = BenchmarkStep.migration(
                 source: source, model: model, from: from, to: to, mode: mode, passes: passes, mapping: mapping,
-                output: path("\(name)-breakdown.sqlite"), breakdown: true)
+                output: path("\(Self.breakdownStore(name)).sqlite"), breakdown: true)
             let pair = [(name, step), (Self.withBreakdown(name), profiled)]
             return repetition.isMultiple(of: 2) ? pair.reversed() : pair
         }
