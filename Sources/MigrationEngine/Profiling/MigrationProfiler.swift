@@ -99,11 +99,11 @@ public final class MigrationProfiler: Sendable {
             allocations: allocations, peak: peak, work: work)
     }
 
-    /// Records the segment begun at `start`, now that the session counts `work`; `callbacks` and `hint` are
-    /// worked out once the segment has ended, as the profiler's own work.
+    /// Records the segment begun at `start`, now that the session counts `work`; `callbacks`, and `hint` from
+    /// them, are worked out once the segment has ended, as the profiler's own work.
     func end(
         _ start: Start, at place: Place, work: Work, callbacks: @autoclosure () -> [PolicyCallbackTime],
-        hint: @autoclosure () -> String?
+        hint: ([PolicyCallbackTime]) -> String?
     ) {
         let end = MonotonicClock.nanoseconds()
         let usage = ResourceUsage.current()
@@ -111,7 +111,7 @@ public final class MigrationProfiler: Sendable {
         let allocations = heap?.threadAllocations()
         let growth = start.peak.flatMap { peaks?.end($0) }
         let callbacks = callbacks()
-        let hint = hint()
+        let hint = hint(callbacks)
         recorded.withLock { recorded in
             recorded.profile.segments.append(
                 ProfileSegment(
@@ -140,7 +140,7 @@ public final class MigrationProfiler: Sendable {
         let start = begin(Work(rows: 0, objects: 0, edges: 0))
         do {
             let result = try body()
-            end(start, at: place, work: work(result), callbacks: [], hint: nil)
+            end(start, at: place, work: work(result), callbacks: [], hint: { _ in nil })
             return result
         } catch {
             abandon(start)

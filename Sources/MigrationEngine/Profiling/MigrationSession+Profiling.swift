@@ -39,7 +39,7 @@ extension MigrationSession {
         // The callbacks and the hint are worked out after the segment's end, as the profiler's own work.
         profiler.end(
             start, at: place, work: profiledWork, callbacks: callbackTimes.times,
-            hint: hint ?? plan.flatMap { self.hint(for: $0, stage: stage, callbacks: self.callbackTimes.times) })
+            hint: { callbacks in hint ?? plan.flatMap { self.hint(for: $0, stage: stage, callbacks: callbacks) } })
     }
 
     /// Runs the policy callback `callback` of `plan`, timing it when the migration is profiled and the policy is

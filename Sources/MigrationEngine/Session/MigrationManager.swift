@@ -102,7 +102,7 @@ public struct MigrationManager: Sendable {
                 closing.start,
                 at: MigrationProfiler.Place(
                     pass: closing.pass, stage: MigrationProgress.Stage.validate.rawValue, work: "closing the stores"),
-                work: MigrationProfiler.Work(rows: 0, objects: 0, edges: 0), callbacks: [], hint: nil)
+                work: MigrationProfiler.Work(rows: 0, objects: 0, edges: 0), callbacks: [], hint: { _ in nil })
         }
         return report
     }
