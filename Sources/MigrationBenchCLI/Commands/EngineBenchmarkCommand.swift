@@ -42,6 +42,12 @@ struct EngineBenchmarkCommand: ParsableCommand {
         help: "Also run each step of the engine with the breakdown (run's default), for its cost in the same run.")
     var breakdown = false
 
+    func validate() throws {
+        guard !(scale && breakdown) else {
+            throw ValidationError("--breakdown cannot go with --scale, which runs no step with the breakdown")
+        }
+    }
+
     func run() throws {
         try reportingInputErrors {
             let folder = try benchmark.makeScratchFolder()
