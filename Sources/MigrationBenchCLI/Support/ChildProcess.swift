@@ -1,7 +1,9 @@
 import Foundation
 import ScenarioRunner
 
-/// Runs this executable again in a fresh process, so that a measurement's heap and peak RSS are its own.
+/// Runs this executable again in a fresh process, so that a measurement's heap and peak RSS are its own: a
+/// `benchmark`'s steps, which print what they measured (the children that write it to a file, `run-cell` and
+/// `check`'s counting runs, start through ``MeasuringChild``).
 enum ChildProcess {
     /// The path of the running executable.
     static var executablePath: String {

@@ -2,6 +2,10 @@ import Foundation
 
 /// A child process of this executable that writes what it measured to a file: a repetition of a cell
 /// (`run-cell`) or a counting run of `check`; under callgrind when its instructions are counted.
+///
+/// It starts those two only. A `benchmark`'s steps print their sample to standard output and pass their standard
+/// error through as it comes: ``ChildProcess/output(_:executable:)`` starts them, under callgrind by
+/// ``ChildProcess/sample(_:under:in:)``.
 enum MeasuringChild {
     /// How the child ended.
     enum Ending {
