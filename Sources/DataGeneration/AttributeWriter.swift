@@ -143,7 +143,7 @@ struct AttributeWriter {
     /// The length at a shaped draw's level, when the shape has lengths.
     private func shapedLength(_ draw: ShapedValues.Draw?) -> Int? {
         guard let draw, let lengths = shaped?.lengths else { return nil }
-        return max(Int(lengths.countValue(at: draw.level).rounded()), 0)
+        return max(Int(lengths.countValue(at: draw.level, draws: draw.draws).rounded()), 0)
     }
 
     private static let uriPrefix: [UInt8] = Array("https://example.com/".utf8)

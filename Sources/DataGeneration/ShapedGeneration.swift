@@ -18,11 +18,13 @@ struct ShapedValues {
     let pool: Int
 
     /// One object's draw: its level in the distribution (0 … 1, the ends included), its stratum (the middle of
-    /// its share, for frequencies) and, with a pool, the index of its value in it.
+    /// its share, for frequencies), with a pool, the index of its value in it, and the number of levels drawn
+    /// (the pool's values, else the non-nil values).
     struct Draw {
         let level: Double
         let stratum: Double
         let poolIndex: Int?
+        let draws: Int
     }
 
     init(
@@ -67,9 +69,11 @@ struct ShapedValues {
         if pool > 0 {
             // Consecutive ranks share a value, so that every value has as many objects and the levels stay even.
             let index = Int(Int128(valueRank) * Int128(pool) / Int128(values))
-            return Draw(level: Quantiles.level(ofRank: index, count: pool), stratum: stratum, poolIndex: index)
+            return Draw(
+                level: Quantiles.level(ofRank: index, count: pool), stratum: stratum, poolIndex: index, draws: pool)
         }
-        return Draw(level: Quantiles.level(ofRank: valueRank, count: values), stratum: stratum, poolIndex: nil)
+        return Draw(
+            level: Quantiles.level(ofRank: valueRank, count: values), stratum: stratum, poolIndex: nil, draws: values)
     }
 
     /// The integer at `draw`: from the frequencies, else the quantiles, kept within `range`; nil without either.
@@ -156,7 +160,7 @@ struct ShapedFanOut {
         _ highest: Int
     ) -> (count: Double, isTail: Bool) {
         let level = Quantiles.level(ofRank: permutation.apply(ordinal), count: sources)
-        let count = min(max(fanOut.countValue(at: level).rounded(), Double(lowest)), Double(highest))
+        let count = min(max(fanOut.countValue(at: level, draws: sources).rounded(), Double(lowest)), Double(highest))
         return (count, level >= tailLevel)
     }
 
