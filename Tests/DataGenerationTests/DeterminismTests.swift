@@ -26,6 +26,34 @@ struct DeterminismTests {
         }
     }
 
+    /// A dataset with measured shapes (a skewed catalogue store's, read by `shape`) takes the shaped path: the
+    /// same seed gives the same content there too, at the store's size and ten times it.
+    @Test(arguments: [1, 10])
+    func theSameSeedGivesTheSameShapedContent(scale: Int) throws {
+        let version = try SampleModels.catalogue()
+        try SampleModels.withTemporaryFolder { folder in
+            let source = folder.appendingPathComponent("source.sqlite").path
+            let skewed = Dataset(
+                seed: 5, objects: ["Book": 0.3, "Film": 0.2, "Tag": 0.1, "Chapter": 1],
+                relationships: ["Item.tags": RelationshipFill(count: IntRange(0, 12))])
+            _ = try StoreGenerator(version: version, dataset: skewed, size: 300).generate(at: source)
+            var dataset = try StoreShape.read(path: source, history: ModelHistory(versions: [version])).dataset()
+            dataset.seed = 11
+            #expect(dataset.relationships.values.contains { $0.shape != nil })
+            #expect(dataset.attributes.values.contains { $0.shape != nil })
+            let size = 300 * scale
+            let first = try GeneratedStore(version, dataset, size: size, in: folder, name: "a.sqlite")
+            let second = try GeneratedStore(version, dataset, size: size, in: folder, name: "b.sqlite")
+            let (a, b) = (try GeneratedStore.dump(first.path), try GeneratedStore.dump(second.path))
+            #expect(a.tables.keys.sorted() == b.tables.keys.sorted())
+            for table in a.tables.keys.sorted() {
+                #expect(a.tables[table] == b.tables[table], "table \(table) differs")
+            }
+            #expect(first.result.objects == second.result.objects)
+            #expect(first.result.relationships == second.result.relationships)
+        }
+    }
+
     @Test(arguments: TestModels.all)
     func anotherSeedGivesOtherContent(versionName: String) throws {
         let version = try TestModels.version(versionName)
