@@ -14,7 +14,7 @@ extension VerificationRun {
         let table = layout.table(for: entity)
         let number = layout.entityNumbers[entity]!
         // Joining the owner's table to keep to `entity` is needed only when the table holds other entities.
-        let ownerOnly = table.entities == [entity]
+        let ownerOnly = table.holdsOneEntity
         switch layout.storage(of: relationship, in: entity) {
         case .none: return nil
         case .foreignKey:

@@ -10,6 +10,9 @@ public struct EntityTable: Sendable, Hashable {
     public let entities: [String]
     /// The property columns, in Core Data's order (format note C3).
     public let columns: [Column]
+    /// Whether the table holds one entity alone, without subentities: each of its rows is of that entity, so no
+    /// query of it needs to read `Z_ENT` to tell entities apart.
+    public var holdsOneEntity: Bool { entities.count == 1 }
 
     private let columnIndex: [ColumnKey: Int]
 

@@ -29,6 +29,19 @@ public final class Store {
         self.metadata = metadata
     }
 
+    /// The pragmas of a new store's bulk load, in the order they must run: no rollback journal, no syncs, then
+    /// incremental auto-vacuum, as every store Core Data creates has. Auto-vacuum must come before the first
+    /// table, or SQLite ignores it, and after the two others, or it commits an empty transaction through a
+    /// rollback journal, with four syncs. The floors set the same (`Scenarios/floors/*-copy.sql` spells them out).
+    public static let freshStorePragmas: [(name: String, value: String)] = [
+        ("journal_mode", "OFF"), ("synchronous", "OFF"), ("auto_vacuum", "2"),
+    ]
+
+    /// Sets ``freshStorePragmas`` on `connection`, a new, empty database, in their order.
+    public static func setFreshStorePragmas(_ connection: Connection) throws(SQLiteError) {
+        for pragma in freshStorePragmas { try connection.setPragma(pragma.name, pragma.value) }
+    }
+
     /// Creates an empty store at `version`: tables, indexes, `Z_PRIMARYKEY` and `Z_METADATA`.
     ///
     /// The store is set up for a fast bulk load (no rollback journal, no syncs); call ``finishBulkLoad()``
@@ -46,11 +59,7 @@ public final class Store {
         return try storeOperation(path) {
             let connection = try Connection(path: path, mode: .readWriteCreate)
             try registerCoreDataFunctions(connection)
-            try connection.setPragma("journal_mode", "OFF")
-            try connection.setPragma("synchronous", "OFF")
-            // Before the first table, or SQLite ignores it; after the two above, or it commits an empty transaction
-            // through a rollback journal, with four syncs.
-            try connection.setPragma("auto_vacuum", "2")
+            try setFreshStorePragmas(connection)
             let store = Store(path: path, connection: connection, layout: layout, metadata: metadata)
             try connection.transaction {
                 for statement in SchemaBuilder(layout: layout).tableStatements() { try connection.execute(statement) }
@@ -114,7 +123,7 @@ public final class Store {
             let names = Dictionary(uniqueKeysWithValues: layout.entityNumbers.map { ($1, $0) })
             for table in layout.entityTables {
                 for entity in table.entities { counts[entity] = 0 }
-                if table.entities.count == 1 {
+                if table.holdsOneEntity {
                     // One entity: SQLite counts a table's rows from its b-tree without decoding them.
                     counts[table.root] = Int(
                         try connection.scalar("SELECT COUNT(*) FROM \(quoted(table.name))")?.int64 ?? 0)
@@ -220,7 +229,10 @@ public final class Store {
         }
     }
 
+    /// Writes `Z_METADATA`, its `_NSAutoVacuumLevel` the file's own `PRAGMA auto_vacuum` (a store this project
+    /// generated before it set auto-vacuum is at 0).
     private func writeMetadata() throws {
+        if case .integer(let level)? = try connection.pragma("auto_vacuum") { metadata.autoVacuumLevel = Int(level) }
         try connection.execute("DELETE FROM Z_METADATA")
         try connection.withStatement("INSERT INTO Z_METADATA (Z_VERSION, Z_UUID, Z_PLIST) VALUES (1, ?, ?)") {
             statement in

@@ -18,6 +18,10 @@ public struct StoreMetadata: Sendable, Hashable {
     public var frameworkVersion: Int?
     /// The name of the model version this project wrote the store at, if this project wrote it.
     public var modelVersionName: String?
+    /// `_NSAutoVacuumLevel`: the store file's `PRAGMA auto_vacuum`. Core Data creates every store with 2
+    /// (incremental) and writes "2" (every fixture store); what it writes for a store at 0 is not known, so a level
+    /// of 0 or nil writes no key.
+    public var autoVacuumLevel: Int?
 
     /// The key under which this project records the model version's name.
     static let modelVersionNameKey = "MigrationBenchModelVersionName"
@@ -30,6 +34,7 @@ public struct StoreMetadata: Sendable, Hashable {
         self.versionIdentifiers = version.versionIdentifiers.isEmpty ? [""] : version.versionIdentifiers
         self.frameworkVersion = nil
         self.modelVersionName = version.name
+        self.autoVacuumLevel = 2
     }
 
     /// Decodes the binary property list of `Z_PLIST`; `uuid` is `Z_METADATA.Z_UUID`, where Core Data keeps the
@@ -70,6 +75,7 @@ public struct StoreMetadata: Sendable, Hashable {
         default: self.frameworkVersion = nil
         }
         self.modelVersionName = Self.string(dictionary[Self.modelVersionNameKey])
+        self.autoVacuumLevel = Self.string(dictionary["_NSAutoVacuumLevel"]).flatMap { Int($0) }
     }
 
     /// The text of a string value, else nil.
@@ -90,11 +96,11 @@ public struct StoreMetadata: Sendable, Hashable {
         var dictionary: PropertyListDictionary = [
             "NSStoreModelVersionIdentifiers": .array(versionIdentifiers.map { .string($0) }),
             "NSStoreType": .string(storeType),
-            // Core Data creates every store with PRAGMA auto_vacuum = 2 (incremental) and says so here.
-            "_NSAutoVacuumLevel": .string("2"),
+            "_NSAutoVacuumLevel": .string(String(autoVacuumLevel ?? 0)),
             "NSStoreModelVersionHashesDigest": .string(ModelVersion.digest(of: versionHashes)),
             "NSStoreModelVersionHashes": .dictionary(hashes),
         ]
+        if (autoVacuumLevel ?? 0) == 0 { dictionary["_NSAutoVacuumLevel"] = nil }
         dictionary["NSPersistenceFrameworkVersion"] = frameworkVersion.map { .integer(Int64($0)) }
         dictionary["NSStoreModelVersionHashesVersion"] = .integer(3)
         dictionary[Self.modelVersionNameKey] = modelVersionName.map { .string($0) }

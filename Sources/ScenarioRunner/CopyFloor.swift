@@ -13,9 +13,7 @@ enum CopyFloor {
         let clock = ContinuousClock()
         let start = clock.now
         let connection = try Connection(path: destination, mode: .readWriteCreate)
-        try connection.setPragma("journal_mode", "OFF")
-        try connection.setPragma("synchronous", "OFF")
-        try connection.setPragma("auto_vacuum", "2")
+        try Store.setFreshStorePragmas(connection)
         try connection.attach(readOnly: source, as: "source")
         let objects = try connection.rows(
             "SELECT type, name, sql FROM source.sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%'")

@@ -69,6 +69,59 @@ struct StoreTests {
         }
     }
 
+    /// A new store has incremental auto-vacuum, as every Core Data store has, and its metadata says "2".
+    @Test func createdStoresHaveIncrementalAutoVacuumAndSaySo() throws {
+        try SampleModels.withTemporaryFolder { folder in
+            let path = folder.appendingPathComponent("new.sqlite").path
+            let store = try Store.create(at: path, version: try SampleModels.catalogue())
+            try store.finishBulkLoad()
+            #expect(try store.connection.pragma("auto_vacuum") == .integer(2))
+            #expect(try Self.autoVacuumKey(store.connection) == .string("2"))
+            #expect(try Store.metadata(at: path).autoVacuumLevel == 2)
+        }
+    }
+
+    /// A store at auto-vacuum 0 (as this project generated them before it set the pragma) whose bookkeeping is
+    /// rewritten, as a lightweight step does, is not labelled "2": the key is left out, as what Core Data writes for
+    /// level 0 is not known.
+    @Test func rewrittenBookkeepingWritesTheFilesAutoVacuum() throws {
+        let version = try SampleModels.catalogue()
+        try SampleModels.withTemporaryFolder { folder in
+            let path = folder.appendingPathComponent("new.sqlite").path
+            let store = try Store.create(at: path, version: version)
+            try store.connection.setPragma("auto_vacuum", "0")
+            try store.connection.execute("VACUUM")
+            #expect(try store.connection.pragma("auto_vacuum") == .integer(0))
+            try store.connection.transaction {
+                try Store.rewriteBookkeeping(
+                    connection: store.connection, layout: store.layout, uuid: store.metadata.uuid)
+            }
+            #expect(try Self.autoVacuumKey(store.connection) == nil)
+            #expect(try Store.metadata(at: path).autoVacuumLevel == nil)
+        }
+    }
+
+    /// The copy floor's script sets, before its transaction, the pragmas the engine sets for a new store, in
+    /// the same order.
+    @Test func theCopyFloorScriptSetsTheFreshStorePragmas() throws {
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Scenarios/floors/library-v1-v2-copy.sql")
+        let lines = try String(contentsOf: script, encoding: .utf8).split(separator: "\n")
+        let opening = lines.prefix { !$0.hasPrefix("BEGIN") }.filter { $0.hasPrefix("PRAGMA") }
+        #expect(opening == Store.freshStorePragmas.map { "PRAGMA main.\($0.name) = \($0.value);" })
+    }
+
+    /// `_NSAutoVacuumLevel` in the store's `Z_PLIST`, if present.
+    private static func autoVacuumKey(_ connection: Connection) throws -> PropertyListValue? {
+        guard case .blob(let bytes)? = try connection.scalar("SELECT Z_PLIST FROM Z_METADATA"),
+            case .dictionary(let dictionary) = try BinaryPropertyList.parse(bytes)
+        else {
+            Issue.record("Z_PLIST is not a dictionary")
+            return nil
+        }
+        return dictionary["_NSAutoVacuumLevel"]
+    }
+
     @Test func openingWithAnotherVersionNamesTheDifferingEntities() throws {
         let history = try ModelLoader.load(path: Fixtures.modelBundle.path)
         _ = try Fixtures.withStoreCopy("CoreDataMigration_Example_3.sqlite") { url in

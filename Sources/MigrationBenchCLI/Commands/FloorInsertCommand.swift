@@ -50,9 +50,7 @@ struct FloorInsertCommand: ParsableCommand {
             counter.beginPhase()
             let start = ContinuousClock.now
             let writer = try Connection(path: output, mode: .readWriteCreate)
-            try writer.setPragma("journal_mode", "OFF")
-            try writer.setPragma("synchronous", "OFF")
-            try writer.setPragma("auto_vacuum", "2")
+            try Store.setFreshStorePragmas(writer)
             try writer.transaction {
                 for table in tables { try writer.execute(table.sql) }
                 for content in contents {

@@ -50,7 +50,7 @@ struct DestinationValidation {
             }
             // A table of this entity alone holds only rows the engine wrote with its number: reading Z_ENT
             // again costs a column per row (14 M instructions of the library step at 100,000 objects).
-            let ownRows = table.entities == [entity] ? "" : "Z_ENT = \(number) AND "
+            let ownRows = table.holdsOneEntity ? "" : "Z_ENT = \(number) AND "
             let rows = "FROM \(quoted(table.name)) WHERE \(ownRows)"
             let anyBroken = rules.map { "(\($0.condition))" }.joined(separator: " OR ")
             if !rules.isEmpty,
@@ -64,10 +64,11 @@ struct DestinationValidation {
                 let columns = constraint.compactMap { table.column(for: $0, of: entity, version: version)?.name }
                 guard columns.count == constraint.count else { continue }
                 let range = layout.entityNumberRange(of: entity)
+                let kinds = table.holdsOneEntity ? "1" : "Z_ENT BETWEEN \(range.lowerBound) AND \(range.upperBound)"
                 try collect(
                     &problems, "\(entity) (\(constraint.joined(separator: ", "))) must be unique",
-                    "SELECT MIN(Z_PK) FROM \(quoted(table.name)) WHERE Z_ENT BETWEEN \(range.lowerBound) AND "
-                        + "\(range.upperBound) \(columns.map { " AND \(quoted($0)) IS NOT NULL" }.joined()) GROUP BY \(columns.map(quoted).joined(separator: ", ")) HAVING COUNT(*) > 1"
+                    "SELECT MIN(Z_PK) FROM \(quoted(table.name)) WHERE \(kinds)"
+                        + "\(columns.map { " AND \(quoted($0)) IS NOT NULL" }.joined()) GROUP BY \(columns.map(quoted).joined(separator: ", ")) HAVING COUNT(*) > 1"
                 )
             }
         }
