@@ -250,15 +250,7 @@ private final class RowFunctions {
                     outcome.filtered += 1
                     return call.result(try filter?.isSatisfied(in: context) == true ? 1 : 0)
                 }
-                let target = evaluated[index]
-                let value: ExpressionValue
-                do {
-                    value = try target.expression.evaluate(in: context)
-                } catch {
-                    throw MigrationSession.evaluationFailure(
-                        error, mapping: mapping, property: target.name, source: call.int64(at: 1))
-                }
-                call.result(try MigrationSession.sqliteValue(value, as: target.type, property: target.property))
+                call.result(try evaluated[index].columnValue(in: context, mapping: mapping, source: call.int64(at: 1)))
             }
         }
     }

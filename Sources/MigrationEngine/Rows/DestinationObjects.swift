@@ -25,10 +25,9 @@ final class DestinationObjects {
     var sharedObjects: [String: [ExpressionValue: ObjectID]] = [:]
     /// Counts the objects and edges made.
     private let tally: MigrationTally
-    /// The writer of each destination entity objects were made of, by entity name.
-    private var writers: [String: DestinationWriter] = [:]
-    /// The same writers by entity number, for the objects they made: an array read, not a name looked up.
-    private var writersByNumber: [DestinationWriter?] = []
+    /// The writer of each destination entity objects were made of, by entity number: for an object, an array
+    /// read, not a name looked up.
+    private var writers: [DestinationWriter?] = []
     private var primaryKeys: PrimaryKeyAllocator
     /// The inserter of each join table, by table name.
     private var joinInserters: [String: JoinRowInserter] = [:]
@@ -50,11 +49,13 @@ final class DestinationObjects {
     }
 
     /// The destination entities that objects have been made of so far.
-    var entitiesWritten: Dictionary<String, DestinationWriter>.Keys { writers.keys }
+    var entitiesWritten: [String] { writers.compactMap { $0?.entity } }
 
     /// The writer of concrete destination entity `entity`, made the first time it is asked for.
     func writer(for entity: String) throws -> DestinationWriter {
-        if let writer = writers[entity] { return writer }
+        if let number = destination.layout.entityNumbers[entity], number < writers.count, let writer = writers[number] {
+            return writer
+        }
         guard destinationVersion.entity(named: entity).map({ !$0.isAbstract }) == true else {
             throw MigrationError(
                 .evaluation, "cannot create objects of '\(entity)': no such concrete destination entity",
@@ -63,21 +64,16 @@ final class DestinationObjects {
         }
         let table = destination.layout.table(for: entity).name
         let writer = try DestinationWriter(store: destination, entity: entity, keys: primaryKeys.keys(of: table))
-        writers[entity] = writer
         let number = Int(writer.entityNumber)
-        if number >= writersByNumber.count {
-            writersByNumber += repeatElement(nil, count: number + 1 - writersByNumber.count)
-        }
-        writersByNumber[number] = writer
+        if number >= writers.count { writers += repeatElement(nil, count: number + 1 - writers.count) }
+        writers[number] = writer
         return writer
     }
 
     /// The writer of destination object `object`'s entity.
     func writer(of object: ObjectID) throws -> DestinationWriter {
         let number = Int(object.entity)
-        if object.side == .destination, number >= 0, number < writersByNumber.count,
-            let writer = writersByNumber[number]
-        {
+        if object.side == .destination, number >= 0, number < writers.count, let writer = writers[number] {
             return writer
         }
         return try writer(for: try entityName(of: object))
@@ -102,7 +98,7 @@ final class DestinationObjects {
 
     /// Writes the rows waiting in batches, before anything reads or updates the destination.
     func flushBatches() throws {
-        for writer in writers.values { try writer.batch?.flush() }
+        for writer in writers { try writer?.batch?.flush() }
     }
 
     /// A foreign key written in stage 1: the current source row's key mapped through the target's

@@ -16,7 +16,6 @@ final class DestinationWriter {
     /// 64-row statement costs about 1.3 million instructions.
     private(set) var batch: BatchRowInserter?
     private let store: Store
-    private let attributeTypes: [String: AttributeType]
     /// Every property of the entity by name, for values set by name (``property(named:)``).
     private let properties: [String: SettableProperty]
     /// Each slot's `UPDATE … SET <column> = ? WHERE Z_PK = ?` (and each foreign key's with its order key),
@@ -33,22 +32,15 @@ final class DestinationWriter {
         self.inserter = try RowInserter(store: store, entity: entity)
         self.store = store
         var template = [SQLiteValue](repeating: .null, count: inserter.shape.slots.count)
-        var types: [String: AttributeType] = [:]
+        var properties: [String: SettableProperty] = [:]
         for attribute in version.storedAttributes(of: entity) {
-            types[attribute.name] = attribute.type
-            if let slot = inserter.slot(for: attribute.name), let value = attribute.defaultValue {
-                template[slot] = value.sqliteValue
-            }
+            guard let slot = inserter.slot(for: attribute.name) else { continue }
+            if let value = attribute.defaultValue { template[slot] = value.sqliteValue }
+            properties[attribute.name] = .attribute(slot: slot, type: attribute.type)
         }
         self.template = template
-        self.attributeTypes = types
-        var properties: [String: SettableProperty] = [:]
-        for attribute in version.attributes(of: entity) {
-            if let slot = inserter.slot(for: attribute.name), let type = types[attribute.name] {
-                properties[attribute.name] = .attribute(slot: slot, type: type)
-            } else {
-                properties[attribute.name] = .notStored
-            }
+        for attribute in version.attributes(of: entity) where properties[attribute.name] == nil {
+            properties[attribute.name] = .notStored
         }
         for relationship in version.relationships(of: entity) where properties[relationship.name] == nil {
             properties[relationship.name] = .relationship(relationship)
@@ -81,7 +73,6 @@ final class DestinationWriter {
 
     func slot(for property: String) -> Int? { inserter.slot(for: property) }
     func orderKeySlot(for relationship: String) -> Int? { inserter.orderKeySlot(for: relationship) }
-    func type(of attribute: String) -> AttributeType? { attributeTypes[attribute] }
 
     /// Adds the row of the object with `primaryKey` to ``batch``, which writes it when it is full or flushed
     /// (``DestinationObjects/flushBatches()``, before anything reads or updates the destination): many rows per

@@ -82,7 +82,7 @@ final class MappingRuntimes {
         var copies: [(sourceSlot: Int, slot: Int)] = []
         var attributes: [AttributeTarget] = []
         for attribute in plan.attributes {
-            guard let slot = writer.slot(for: attribute.name), let type = writer.type(of: attribute.name) else {
+            guard case .attribute(let slot, let type)? = writer.property(named: attribute.name) else {
                 throw MigrationError.notStored(attribute.name, of: writer.entity)
             }
             if let name = attribute.expression.shape.sourceProperty, let sourceEntity = plan.mapping.sourceEntity,
@@ -194,15 +194,8 @@ extension MigrationSession {
         // and releases every field of the expression.
         try runtime.row.evaluated.withUnsafeBufferPointer { targets in
             for index in targets.indices {
-                let value: ExpressionValue
-                do {
-                    value = try targets[index].evaluate(self)
-                } catch {
-                    throw Self.evaluationFailure(
-                        error, mapping: mapping, property: targets[index].name, source: cursor.object?.primaryKey)
-                }
-                runtime.results[index] = try Self.sqliteValue(
-                    value, as: targets[index].type, property: targets[index].property)
+                runtime.results[index] = try targets[index].columnValue(
+                    in: self, mapping: mapping, source: cursor.object?.primaryKey)
             }
         }
     }

@@ -21,6 +21,22 @@ struct AttributeTarget {
         self.type = type
         self.evaluate = expression.evaluator
     }
+
+    /// The expression's value for the current object of `context`, as stored in the column: what the row path
+    /// and the bulk statement's `value` function both write. An evaluation error names `mapping`, the property
+    /// and the source object. Called on a target where it is held, it copies nothing.
+    @inline(__always)
+    func columnValue(
+        in context: any EvaluationContext, mapping: String, source: @autoclosure () -> Int64?
+    ) throws -> SQLiteValue {
+        let value: ExpressionValue
+        do {
+            value = try evaluate(context)
+        } catch {
+            throw MigrationSession.evaluationFailure(error, mapping: mapping, property: name, source: source())
+        }
+        return try MigrationSession.sqliteValue(value, as: type, property: property)
+    }
 }
 
 /// A foreign key written while the row is made (stage 1): the source reader's slot that holds the source
