@@ -117,3 +117,18 @@ final class TwinPolicy: EntityMigrationPolicy {
         }
     }
 }
+
+/// Makes each author with a book of its own, then reads the author's books back within the same source object:
+/// a policy sees the rows it made before they are in the store.
+final class AuthorWithBookPolicy: EntityMigrationPolicy {
+    func createDestinationInstances(for source: ObjectID, mapping: EntityMapping, in session: MigrationSession) throws {
+        let author = try session.createDestinationInstance(for: source, mapping: mapping)
+        let book = try session.createDestinationInstance(entity: "Book")
+        try session.setValue(.string("Own book"), forKey: "name", of: book)
+        try session.setValue(.object(author), forKey: "author", of: book)
+        let books = try session.value(of: author, keyPath: ["books"])
+        guard books == .objects([book]) else {
+            throw MigrationError(.policy, "the author's books read \(books), not the book just made")
+        }
+    }
+}

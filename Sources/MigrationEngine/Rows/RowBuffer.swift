@@ -18,10 +18,11 @@ protocol RowBuffer: AnyObject {
     func set(_ value: SQLiteValue, slot: Int, of object: ObjectID, writer: DestinationWriter) -> Bool
     /// Holds or writes one join-table edge.
     func add(_ edge: PendingEdge) throws
-    /// The current source object is done, or something is about to read the destination: writes the rows
-    /// this mode does not keep.
+    /// The current source object is done, or something is about to read the destination: hands the rows this
+    /// mode does not keep to their writers, which queue them into their batches; they are in the store after
+    /// ``DestinationObjects/flushBatches()``.
     func writeTransientRows() throws
-    /// The pass saves: writes every row and edge held, in the order they were made.
+    /// The pass saves: hands every row and edge held to their writers, in the order they were made.
     func save() throws
 }
 
@@ -76,7 +77,7 @@ struct PendingEdge {
 }
 
 /// Streaming storage: the rows of the objects made from one source object wait only until that object is
-/// done (a policy may still set their values); edges are written at once.
+/// done (a policy may still set their values), then go to their writers' batches; edges are written at once.
 final class StreamingRowBuffer: RowBuffer {
     private struct Row {
         let object: ObjectID

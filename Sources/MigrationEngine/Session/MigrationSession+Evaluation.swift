@@ -183,10 +183,7 @@ extension MigrationSession: EvaluationContext {
     private func lookUp(
         _ lookup: StatementCache.LookupKey, _ object: ObjectID, in store: Store, sql: () -> String
     ) throws -> [SQLiteValue] {
-        if store === destination {
-            try objects.rows.writeTransientRows()
-            try objects.flushBatches()
-        }
+        try makeReadable(store)
         let statement = try objects.statements.statement(for: lookup, on: store.connection, sql: sql)
         defer { statement.reset() }
         try statement.bind(object.primaryKey, at: 1)
@@ -194,10 +191,18 @@ extension MigrationSession: EvaluationContext {
         return (0..<statement.columnCount).map { statement.value($0) }
     }
 
+    /// Before a read of `store`: when it is the destination, the rows held for the current source object go to
+    /// their batches and every batch to the store, so that the read sees every object made so far.
+    private func makeReadable(_ store: Store) throws {
+        guard store === destination else { return }
+        try objects.rows.writeTransientRows()
+        try objects.flushBatches()
+    }
+
     private func lookUpObjects(
         _ lookup: StatementCache.LookupKey, _ object: ObjectID, side: StoreSide, in store: Store, sql: () -> String
     ) throws -> [ObjectID] {
-        if store === destination { try objects.flushBatches() }
+        try makeReadable(store)
         let statement = try objects.statements.statement(for: lookup, on: store.connection, sql: sql)
         defer { statement.reset() }
         try statement.bind(object.primaryKey, at: 1)
