@@ -6,8 +6,6 @@ import ObjectModel
 final class AssignNewIdentifierPolicy: EntityMigrationPolicy, DefaultRelationshipCreation {
     var answeredSelectors: Set<String>? { [] }
 
-    func relationshipsSetInStageOne(by mapping: EntityMapping) -> Set<String> { [] }
-
     func begin(_ mapping: EntityMapping, in session: MigrationSession) throws {
         try BuiltInPolicies.check([("attribute", .attribute(of: nil), false)], of: mapping, in: session)
     }

@@ -22,6 +22,12 @@ public enum BuiltInPolicies {
         "ConvertType": { ConvertTypePolicy() },
     ]
 
+    /// The relationship named by `mapping`'s `relationship` setting, which a policy that has one sets itself in
+    /// stage 1 (``DefaultRelationshipCreation/relationshipsSetInStageOne(by:)``).
+    static func relationshipNamed(by mapping: EntityMapping) -> Set<String> {
+        Set(mapping.userInfo["relationship"].map { [$0] } ?? [])
+    }
+
     static func setting(_ key: String, of mapping: EntityMapping) throws -> String {
         guard let value = mapping.userInfo[key], !value.isEmpty else {
             throw MigrationError(

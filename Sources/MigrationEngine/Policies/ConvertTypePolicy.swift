@@ -8,8 +8,6 @@ import ObjectModel
 final class ConvertTypePolicy: EntityMigrationPolicy, DefaultRelationshipCreation {
     var answeredSelectors: Set<String>? { [] }
 
-    func relationshipsSetInStageOne(by mapping: EntityMapping) -> Set<String> { [] }
-
     func begin(_ mapping: EntityMapping, in session: MigrationSession) throws {
         try BuiltInPolicies.check(
             [("attribute", .attribute(of: nil), false), ("sourceAttribute", .sourceAttribute, true)], of: mapping,

@@ -6,8 +6,6 @@ import ObjectModel
 final class DropAllRowsPolicy: EntityMigrationPolicy, DefaultRelationshipCreation {
     var answeredSelectors: Set<String>? { [] }
 
-    func relationshipsSetInStageOne(by mapping: EntityMapping) -> Set<String> { [] }
-
     func createDestinationInstances(for source: ObjectID, mapping: EntityMapping, in session: MigrationSession) throws {
     }
 }

@@ -86,8 +86,6 @@ extension EntityMigrationPolicy {
 /// The policy of entity mappings that name none: every callback does the default.
 final class DefaultMigrationPolicy: EntityMigrationPolicy, DefaultRelationshipCreation {
     var answeredSelectors: Set<String>? { [] }
-
-    func relationshipsSetInStageOne(by mapping: EntityMapping) -> Set<String> { [] }
 }
 
 /// A policy of ours whose ``EntityMigrationPolicy/createRelationships(for:mapping:in:)`` is the default and whose
@@ -98,4 +96,9 @@ protocol DefaultRelationshipCreation {
     /// The relationships the policy itself sets on `mapping`'s destination objects in stage 1: stage 2 would
     /// overwrite them with the relationship mappings' values, so those stay in stage 2.
     func relationshipsSetInStageOne(by mapping: EntityMapping) -> Set<String>
+}
+
+extension DefaultRelationshipCreation {
+    /// None: most policies set no relationship themselves.
+    func relationshipsSetInStageOne(by mapping: EntityMapping) -> Set<String> { [] }
 }

@@ -8,7 +8,7 @@ final class FindOrCreatePolicy: EntityMigrationPolicy, DefaultRelationshipCreati
     var answeredSelectors: Set<String>? { [] }
 
     func relationshipsSetInStageOne(by mapping: EntityMapping) -> Set<String> {
-        Set(mapping.userInfo["relationship"].map { [$0] } ?? [])
+        BuiltInPolicies.relationshipNamed(by: mapping)
     }
 
     func begin(_ mapping: EntityMapping, in session: MigrationSession) throws {
