@@ -11,8 +11,9 @@
 package struct FileStamp: Equatable, Sendable {
     /// The size in bytes.
     package let size: Int
-    /// The modification time: seconds and nanoseconds since 1970.
-    package let modified: [Int]
+    /// The modification time: seconds since 1970, and nanoseconds within that second.
+    package let modifiedSeconds: Int
+    package let modifiedNanoseconds: Int
 
     /// The stamp of the file at `path`, or nil when there is none.
     package init?(of path: String) {
@@ -20,9 +21,14 @@ package struct FileStamp: Equatable, Sendable {
         guard stat(path, &status) == 0 else { return nil }
         size = Int(status.st_size)
         #if canImport(Darwin)
-            modified = [Int(status.st_mtimespec.tv_sec), Int(status.st_mtimespec.tv_nsec)]
+            (modifiedSeconds, modifiedNanoseconds) = (Int(status.st_mtimespec.tv_sec), Int(status.st_mtimespec.tv_nsec))
         #else
-            modified = [Int(status.st_mtim.tv_sec), Int(status.st_mtim.tv_nsec)]
+            (modifiedSeconds, modifiedNanoseconds) = (Int(status.st_mtim.tv_sec), Int(status.st_mtim.tv_nsec))
         #endif
+    }
+
+    /// The size in bytes of the file at `path`; nil when there is none.
+    package static func size(of path: String) -> Int? {
+        FileStamp(of: path)?.size
     }
 }

@@ -88,12 +88,7 @@ package enum WriteAheadLog {
 
     /// True when the store at `path` has a `-wal` longer than its header: frames that opening it would apply.
     package static func holdsFrames(storeAt path: String) -> Bool {
-        (size(of: path + "-wal") ?? 0) > 32
-    }
-
-    /// The size of the file at `path` in bytes; nil when there is none.
-    private static func size(of path: String) -> Int? {
-        FileStamp(of: path)?.size
+        (FileStamp.size(of: path + "-wal") ?? 0) > 32
     }
 
     /// SQLite's WAL checksum over 32-bit words taken two at a time (wal.c, walChecksumBytes).
@@ -135,11 +130,12 @@ extension WriteAheadLog {
     package static func leavingNoSidecars<T>(of paths: [String], _ body: () throws -> T) rethrows -> T {
         // stat and unlink, not FileManager: removing a file that is not there makes FileManager build an error
         // object, some 1.1 M instructions a migration step spent here.
-        let present = Set(paths.flatMap { path in ["-wal", "-shm"].map { path + $0 } }.filter { size(of: $0) != nil })
+        let present = Set(
+            paths.flatMap { path in ["-wal", "-shm"].map { path + $0 } }.filter { FileStamp.size(of: $0) != nil })
         defer {
             for path in paths {
                 let log = path + "-wal"
-                if !present.contains(log), size(of: log) == 0 { unlink(log) }
+                if !present.contains(log), FileStamp.size(of: log) == 0 { unlink(log) }
                 if !present.contains(path + "-shm") { unlink(path + "-shm") }
             }
         }

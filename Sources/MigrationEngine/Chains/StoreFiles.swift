@@ -18,13 +18,15 @@ import SQLiteDatabase
 /// is renamed over the old one. At every moment the folder holds one complete store.
 enum StoreFiles {
     static let sidecars = ["-wal", "-shm", "-journal"]
+    /// The sidecars that may hold rows: the write-ahead log and the rollback journal (`-shm` only indexes the log).
+    static let logs = sidecars.filter { $0 != "-shm" }
 
     /// Folds the store's write-ahead log into the database and truncates it, so that the database file alone
     /// holds every row (a store whose rows sit only in its `-wal` keeps them). A store with neither a `-wal` nor
     /// a `-journal` beside it holds every row in its database file already, and is not opened (opening it would
     /// make a `-wal` and a `-shm` only to remove them again).
     static func checkpoint(_ path: String) throws(MigrationError) {
-        guard ["-wal", "-journal"].contains(where: { size(of: path + $0) != nil }) else { return }
+        guard logs.contains(where: { FileStamp.size(of: path + $0) != nil }) else { return }
         try fileOperation("checkpoint the store's write-ahead log", path) {
             let connection = try Connection(path: path, mode: .readWrite)
             // Reading the schema makes SQLite recover the log before the checkpoint.
@@ -40,7 +42,7 @@ enum StoreFiles {
     }
 
     static func snapshot(_ path: String) -> Snapshot {
-        Snapshot(database: FileStamp(of: path), logSize: size(of: path + "-wal") ?? 0)
+        Snapshot(database: FileStamp(of: path), logSize: FileStamp.size(of: path + "-wal") ?? 0)
     }
 
     /// Copies the database file (checkpointed, so complete on its own). The copy is not synced: a working
@@ -56,7 +58,7 @@ enum StoreFiles {
     static func seal(_ path: String) throws(MigrationError) {
         try checkpoint(path)
         for suffix in sidecars {
-            if let length = size(of: path + suffix), length > 0, suffix != "-shm" {
+            if let length = FileStamp.size(of: path + suffix), length > 0, logs.contains(suffix) {
                 throw MigrationError(
                     .fileSystem, "\(path + suffix) still holds \(length) bytes after the checkpoint; not swapping",
                     path: path + suffix, underlying: nil)
@@ -117,10 +119,6 @@ enum StoreFiles {
     static func folder(of path: String) -> String {
         let folder = (path as NSString).deletingLastPathComponent
         return folder.isEmpty ? "." : folder
-    }
-
-    static func size(of path: String) -> Int? {
-        FileStamp(of: path)?.size
     }
 
     private static func sync(_ path: String, directory: Bool = false) throws {
