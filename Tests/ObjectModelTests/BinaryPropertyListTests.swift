@@ -49,5 +49,11 @@ struct BinaryPropertyListTests {
         } throws: { error in
             (error as? PropertyListError)?.message.contains(input.message) == true
         }
+        // The metadata reader walks the same way, and refuses the same input with the same message.
+        #expect {
+            _ = try BinaryPropertyList.parseMetadata(input.bytes)
+        } throws: { error in
+            (error as? PropertyListError)?.message.contains(input.message) == true
+        }
     }
 }

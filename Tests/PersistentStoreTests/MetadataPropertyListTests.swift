@@ -56,7 +56,7 @@ struct MetadataPropertyListTests {
         ])
         let bytes = BinaryPropertyList.encode(value)
         #expect(try BinaryPropertyList.parse(bytes) == value)
-        #expect(BinaryPropertyList.problem(in: bytes) == nil)
+        #expect(try BinaryPropertyList.parseMetadata(bytes) == value)
         let foundation = try PropertyListSerialization.propertyList(from: Data(bytes), options: [], format: nil)
         #expect(Self.value(foundation) == Self.sorted(value))
     }

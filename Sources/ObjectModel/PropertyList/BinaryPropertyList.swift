@@ -27,16 +27,6 @@ package struct BinaryPropertyList {
         try parse(bytes, metadataOnly: true)
     }
 
-    /// What is wrong with `bytes` as store metadata (``parseMetadata(_:)``), or nil when nothing is.
-    package static func problem(in bytes: [UInt8]) -> String? {
-        do {
-            _ = try parseMetadata(bytes)
-            return nil
-        } catch {
-            return error.message
-        }
-    }
-
     private static func parse(_ bytes: [UInt8], metadataOnly: Bool) throws(PropertyListError) -> PropertyListValue {
         guard bytes.count >= 40, Array(bytes[0..<8]) == Array("bplist00".utf8) else {
             throw PropertyListError(message: "not a binary property list (no bplist00 header)")
