@@ -250,7 +250,11 @@ private final class RowFunctions {
                     outcome.filtered += 1
                     return call.result(try filter?.isSatisfied(in: context) == true ? 1 : 0)
                 }
-                call.result(try evaluated[index].columnValue(in: context, mapping: mapping, source: call.int64(at: 1)))
+                call.result(
+                    try evaluated.withUnsafeBufferPointer { targets in
+                        try AttributeTarget.columnValue(
+                            of: targets.baseAddress! + index, in: context, mapping: mapping, source: call.int64(at: 1))
+                    })
             }
         }
     }

@@ -194,8 +194,8 @@ extension MigrationSession {
         // and releases every field of the expression.
         try runtime.row.evaluated.withUnsafeBufferPointer { targets in
             for index in targets.indices {
-                runtime.results[index] = try targets[index].columnValue(
-                    in: self, mapping: mapping, source: cursor.object?.primaryKey)
+                runtime.results[index] = try AttributeTarget.columnValue(
+                    of: targets.baseAddress! + index, in: self, mapping: mapping, source: cursor.object?.primaryKey)
             }
         }
     }

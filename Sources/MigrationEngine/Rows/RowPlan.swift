@@ -24,18 +24,22 @@ struct AttributeTarget {
 
     /// The expression's value for the current object of `context`, as stored in the column: what the row path
     /// and the bulk statement's `value` function both write. An evaluation error names `mapping`, the property
-    /// and the source object. Called on a target where it is held, it copies nothing.
+    /// and the source object. A static function of the target's place, not a method: calling a method on
+    /// `targets[index]` copied the whole target for every object (value-witness copy and destroy, a retain and
+    /// release of each field: +6.7 % instructions of the in-memory step at 100,000 objects).
     @inline(__always)
-    func columnValue(
-        in context: any EvaluationContext, mapping: String, source: @autoclosure () -> Int64?
+    static func columnValue(
+        of target: UnsafePointer<AttributeTarget>, in context: any EvaluationContext, mapping: String,
+        source: @autoclosure () -> Int64?
     ) throws -> SQLiteValue {
         let value: ExpressionValue
         do {
-            value = try evaluate(context)
+            value = try target.pointee.evaluate(context)
         } catch {
-            throw MigrationSession.evaluationFailure(error, mapping: mapping, property: name, source: source())
+            throw MigrationSession.evaluationFailure(
+                error, mapping: mapping, property: target.pointee.name, source: source())
         }
-        return try MigrationSession.sqliteValue(value, as: type, property: property)
+        return try MigrationSession.sqliteValue(value, as: target.pointee.type, property: target.pointee.property)
     }
 }
 
