@@ -77,6 +77,9 @@ public final class MigrationProfiler: Sendable {
         var rows: Int
         var objects: Int
         var edges: Int
+
+        /// No rows, objects or edges: a part's count at its start, or of work that moves none.
+        static let none = Work(rows: 0, objects: 0, edges: 0)
     }
 
     /// Where a segment belongs.
@@ -135,9 +138,9 @@ public final class MigrationProfiler: Sendable {
     /// Runs `body` as a segment at `place` that reads, makes and writes what `work` says of its result (by
     /// default, nothing the session counts).
     func measure<T>(
-        _ place: Place, work: (T) -> Work = { _ in Work(rows: 0, objects: 0, edges: 0) }, _ body: () throws -> T
+        _ place: Place, work: (T) -> Work = { _ in .none }, _ body: () throws -> T
     ) throws -> T {
-        let start = begin(Work(rows: 0, objects: 0, edges: 0))
+        let start = begin(.none)
         do {
             let result = try body()
             end(start, at: place, work: work(result), callbacks: [], hint: { _ in nil })

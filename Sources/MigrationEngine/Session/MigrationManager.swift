@@ -102,7 +102,7 @@ public struct MigrationManager: Sendable {
                 closing.start,
                 at: MigrationProfiler.Place(
                     pass: closing.pass, stage: MigrationProgress.Stage.validate.rawValue, work: "closing the stores"),
-                work: MigrationProfiler.Work(rows: 0, objects: 0, edges: 0), callbacks: [], hint: { _ in nil })
+                work: MigrationProfiler.Work.none, callbacks: [], hint: { _ in nil })
         }
         return report
     }
@@ -148,7 +148,7 @@ public struct MigrationManager: Sendable {
                 objects: objects,
                 associationBytes: session.associations.footprint,
                 mappingsRunInSQL: session.tally.mappingsRunInSQL.sorted())
-            closing = profiler.map { ($0.begin(MigrationProfiler.Work(rows: 0, objects: 0, edges: 0)), passes.count) }
+            closing = profiler.map { ($0.begin(MigrationProfiler.Work.none), passes.count) }
             return report
         } catch {
             Store.remove(at: destinationPath)
