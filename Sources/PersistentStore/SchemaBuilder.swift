@@ -77,10 +77,7 @@ struct SchemaBuilder {
                     }
                 }
                 for constraint in declared.uniquenessConstraints {
-                    if let columns = columns(constraint) {
-                        let name = "Z_\(entity)_UNIQUE_" + constraint.joined(separator: "_")
-                        sql.append(index(name, on: table.name, columns, unique: true))
-                    }
+                    if let statement = uniquenessIndexStatement(of: entity, constraint) { sql.append(statement) }
                 }
             }
         }
@@ -89,6 +86,16 @@ struct SchemaBuilder {
             sql.append(index(name, on: join.name, [join.destinationColumn, join.ownerColumn]))
         }
         return sql
+    }
+
+    /// The unique index of `entity`'s uniqueness constraint `constraint` (I6), or nil when a property of it has
+    /// no column.
+    func uniquenessIndexStatement(of entity: String, _ constraint: [String]) -> String? {
+        let table = layout.table(for: entity)
+        let columns = constraint.compactMap { table.column(for: $0, of: entity, version: layout.version)?.name }
+        guard columns.count == constraint.count else { return nil }
+        let name = "Z_\(entity)_UNIQUE_" + constraint.joined(separator: "_")
+        return index(name, on: table.name, columns.map { "\($0) COLLATE BINARY ASC" }, unique: true)
     }
 
     /// `CREATE [UNIQUE] INDEX IF NOT EXISTS`: an in-place step reruns them over tables that kept their indexes.

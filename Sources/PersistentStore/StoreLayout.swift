@@ -241,6 +241,12 @@ public struct StoreLayout: Sendable {
         SchemaBuilder(layout: self).indexStatements()
     }
 
+    /// `CREATE UNIQUE INDEX IF NOT EXISTS` for `entity`'s uniqueness constraint `constraint`, the statement
+    /// ``indexStatements()`` holds for it; nil when a property of the constraint has no column.
+    public func uniquenessIndexStatement(of entity: String, constraint: [String]) -> String? {
+        SchemaBuilder(layout: self).uniquenessIndexStatement(of: entity, constraint)
+    }
+
     static func needsJoinTable(_ relationship: Relationship, in version: ModelVersion) -> Bool {
         guard relationship.isToMany, !relationship.isTransient else { return false }
         guard let inverse = version.inverse(of: relationship) else { return true }

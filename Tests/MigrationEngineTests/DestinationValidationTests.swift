@@ -47,4 +47,40 @@ struct DestinationValidationTests {
             }
         }
     }
+
+    /// The last pass proves uniqueness by building the unique index: a refused duplicate gives the message the
+    /// `GROUP BY` gives (every rule, the duplicates' first keys), and a store without one keeps the index, which
+    /// `finishBulkLoad` then finds built.
+    @Test(arguments: [false, true])
+    func uniqueIndexesProveUniqueness(duplicated: Bool) throws {
+        try withTemporaryFolder { folder in
+            let store = try Store.create(
+                at: folder.appendingPathComponent("s.sqlite").path, version: try Self.version())
+            try store.connection.execute(
+                """
+                INSERT INTO ZSHELF (Z_PK, Z_ENT, Z_OPT, ZCODE) VALUES (1, 2, 1, 'a'), (2, 2, 1, 'b'), (3, 2, 1, NULL),
+                    (4, 2, 1, NULL), (5, 2, 1, '\(duplicated ? "b" : "c")'), (6, 2, 1, 'd');
+                INSERT INTO ZBOOK (Z_PK, Z_ENT, Z_OPT, ZSHELF) VALUES (1, 1, 1, 1), (2, 1, 1, 1), (3, 1, 1, 2);
+                """)
+            let validation = DestinationValidation(store: store, entities: ["Book", "Shelf"])
+            let indexes = "SELECT COUNT(*) FROM sqlite_master WHERE name = 'Z_Shelf_UNIQUE_code'"
+            if duplicated {
+                #expect {
+                    try validation.check(relationships: true, buildingUniqueIndexes: true)
+                } throws: { error in
+                    let message = (error as? MigrationError)?.message ?? ""
+                    return message.contains("Shelf.books needs at least 2: 1 object (Z_PK 2)")
+                        && message.contains("Shelf (code) must be unique: 1 object (Z_PK 2)")
+                }
+            } else {
+                #expect(throws: Never.self) {
+                    try validation.check(relationships: false, buildingUniqueIndexes: true)
+                }
+                #expect(try store.connection.scalar(indexes)?.int64 == 1)
+                try store.finishBulkLoad()
+                #expect(try store.connection.scalar("PRAGMA integrity_check") == .text("ok"))
+                #expect(try store.connection.scalar(indexes)?.int64 == 1)
+            }
+        }
+    }
 }

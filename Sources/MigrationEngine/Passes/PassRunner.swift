@@ -54,9 +54,12 @@ extension MigrationSession {
                 }
             }
             let isLast = index == passes.count - 1
-            try profiled(pass: index, .validate, nil, work: "checking the store") {
+            try profiled(
+                pass: index, .validate, nil, work: "checking the store",
+                hint: isLast ? "uniqueness constraints proved by building their unique indexes" : nil
+            ) {
                 try DestinationValidation(store: destination, entities: destinationEntities(of: pass))
-                    .check(relationships: isLast)
+                    .check(relationships: isLast, buildingUniqueIndexes: isLast)
             }
             for plan in pass.mappings {
                 enter(plan)
