@@ -104,7 +104,7 @@ final class DestinationObjects {
     /// A foreign key written in stage 1: the current source row's key mapped through the target's
     /// associations, or NULL; counts the edge.
     func stageOneKey(_ foreignKey: StageOneForeignKey, from reader: RowReader) -> SQLiteValue {
-        guard let key = reader.value(at: foreignKey.sourceSlot).int64,
+        guard let key = reader.integer(at: foreignKey.sourceSlot),
             let target = foreignKey.table.firstDestination(ofSource: key)
         else { return .null }
         tally.edgesWritten += 1

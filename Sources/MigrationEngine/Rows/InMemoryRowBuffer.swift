@@ -52,6 +52,10 @@ final class InMemoryRowBuffer: RowBuffer, RowSink {
 
     func copy(column: Int32, of statement: Statement) { encoded.append(column: column, of: statement) }
 
+    func put(_ texts: SourceTexts, _ index: Int, from statement: Statement, firstColumn: Int32) {
+        encoded.append(texts, index, from: statement, firstColumn: firstColumn)
+    }
+
     func finishRow() {
         let position = encoded.finishRow()
         if openRun?.writer == rowWriter {

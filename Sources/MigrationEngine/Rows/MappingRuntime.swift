@@ -178,22 +178,28 @@ extension MappingRuntimes {
 extension MigrationSession {
     /// Writes the row of `destination`, made by `runtime`'s default path from the row under `reader`: evaluates
     /// its expressions first (evaluating may read the destination), then has ``DestinationObjects`` write the
-    /// row. For the default policy only.
+    /// row. For the default policy only. The text expressions the row composes from the source row's bytes
+    /// (``RowPlan/texts``) are not evaluated.
     func writeRow(
         _ destination: ObjectID, from reader: RowReader, runtime: MappingRuntime, mapping: String
     ) throws {
-        try evaluateRow(runtime, mapping: mapping)
+        try evaluateRow(runtime, mapping: mapping, composedFrom: reader)
         try objects.writeRow(destination, from: reader, runtime: runtime)
     }
 
-    /// Evaluates the expressions of `runtime`'s row for the current object into its results.
+    /// Evaluates the expressions of `runtime`'s row for the current object into its results; with `reader`,
+    /// not those the row composes from the reader's row (``RowPlan/texts``).
     @inline(__always)
-    func evaluateRow(_ runtime: MappingRuntime, mapping: String) throws {
+    func evaluateRow(_ runtime: MappingRuntime, mapping: String, composedFrom reader: RowReader? = nil) throws {
+        let firstColumn = reader?.shape.column(ofSlot: 0) ?? 0
         // Each target read where it is, its expression through its evaluator: a copy of a target (what iterating
         // the array hands out) or of its compiled expression (what calling `evaluate(in:)` on it makes) retains
         // and releases every field of the expression.
         try runtime.row.evaluated.withUnsafeBufferPointer { targets in
             for index in targets.indices {
+                if let reader, runtime.row.texts.holds(index, in: reader.statement, firstColumn: firstColumn) {
+                    continue
+                }
                 runtime.results[index] = try AttributeTarget.columnValue(
                     of: targets.baseAddress! + index, in: self, mapping: mapping, source: cursor.object?.primaryKey)
             }

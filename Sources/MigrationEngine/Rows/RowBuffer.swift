@@ -32,6 +32,9 @@ protocol RowSink: AnyObject {
     func put(_ value: SQLiteValue) throws
     /// The next value, copied from column `column` of `statement`'s current row as it is stored.
     func copy(column: Int32, of statement: Statement) throws
+    /// The next value, text `index` of `texts` composed from `statement`'s current row (whose slot 0 is column
+    /// `firstColumn`), where it holds.
+    func put(_ texts: SourceTexts, _ index: Int, from statement: Statement, firstColumn: Int32) throws
 }
 
 /// Binds a row's values straight into a batch insert.
@@ -56,6 +59,19 @@ final class BatchRowSink: RowSink {
         guard let batch else { preconditionFailure("a value was copied outside a row") }
         try batch.statement.bind(columnOf: statement, column, at: batch.parameter(ofSlot: slot))
         slot += 1
+    }
+
+    func put(_ texts: SourceTexts, _ index: Int, from statement: Statement, firstColumn: Int32) throws {
+        guard let batch else { preconditionFailure("a value was put outside a row") }
+        let parameter = batch.parameter(ofSlot: slot)
+        slot += 1
+        guard let length = texts.length(index, in: statement, firstColumn: firstColumn) else {
+            return try batch.statement.bindNull(at: parameter)
+        }
+        try withUnsafeTemporaryAllocation(byteCount: max(length, 1), alignment: 1) { buffer in
+            texts.write(index, from: statement, firstColumn: firstColumn, at: buffer.baseAddress!)
+            try batch.statement.bindText(UnsafeRawBufferPointer(rebasing: buffer[..<length]), at: parameter)
+        }
     }
 
     func finish() throws {

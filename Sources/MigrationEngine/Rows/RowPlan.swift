@@ -75,6 +75,9 @@ struct RowPlan {
     let evaluated: [AttributeTarget]
     /// The foreign keys set in stage 1.
     let foreignKeys: [StageOneForeignKey]
+    /// The evaluated expressions the row path composes from the source row's bytes where it can (text
+    /// expressions with an SQL form).
+    let texts: SourceTexts
     /// The row with every ``SlotFill/value(_:)`` slot filled: what ``values(from:results:stageOneKey:)`` starts
     /// from.
     private let values: [SQLiteValue]
@@ -112,12 +115,14 @@ struct RowPlan {
         }
         self.evaluated = evaluated
         self.foreignKeys = foreignKeys
+        self.texts = SourceTexts(evaluated)
     }
 
     // MARK: - Rows
 
     /// Streams the row into `sink` slot by slot: source columns copied from `reader` as they are stored,
-    /// foreign keys through `stageOneKey`, expressions from `results` (evaluated already, in `evaluated` order).
+    /// foreign keys through `stageOneKey`, text expressions composed from the source row where ``texts`` holds
+    /// for it, the other expressions from `results` (evaluated already, in `evaluated` order).
     @inline(__always)
     func fill(
         _ sink: any RowSink, from reader: RowReader, results: [SQLiteValue],
@@ -130,7 +135,12 @@ struct RowPlan {
             case .value(let value): try sink.put(value)
             case .copy(let slot): try sink.copy(column: firstColumn + Int32(slot), of: reader.statement)
             case .foreignKey(let index): try sink.put(stageOneKey(foreignKeys[index], reader))
-            case .evaluated(let index): try sink.put(results[index])
+            case .evaluated(let index):
+                if texts.holds(index, in: reader.statement, firstColumn: firstColumn) {
+                    try sink.put(texts, index, from: reader.statement, firstColumn: firstColumn)
+                } else {
+                    try sink.put(results[index])
+                }
             }
         }
     }
