@@ -168,7 +168,8 @@ extension MigrationSession {
     /// `plan`'s stage 1 as one statement per range of source keys, when the source is attached and the mapping
     /// allows it (see ``BulkInstanceCreation``).
     private func bulkInstanceCreation(for plan: CompiledEntityMappingPlan) throws -> BulkInstanceCreation? {
-        guard sourceAttached, plan.hasDefaultPolicy, let entity = plan.mapping.destinationEntity,
+        guard sourceAttached, plan.hasDefaultPolicy || plan.policy is any SetOperationPolicy,
+            let entity = plan.mapping.destinationEntity,
             plan.mapping.sourceEntity != nil
         else { return nil }
         return try BulkInstanceCreation.make(

@@ -74,6 +74,11 @@ extension MigrationSession {
             if let (property, path) = toManyKeyPath(in: plan) {
                 return "to-many key path \(path) evaluated per object for \(property)"
             }
+            if !plan.hasDefaultPolicy, tally.mappingsRunInSQL.contains(plan.mapping.name) {
+                let policy = plan.mapping.policy ?? "its policy"
+                return "policy \(policy) run as SQL: one INSERT … SELECT per range of source keys, "
+                    + "no callback per object"
+            }
             if options.storage == .streaming, options.rendersRowsInSQL, plan.mapping.kind != .remove,
                 !tally.mappingsRunInSQL.contains(plan.mapping.name)
             {

@@ -41,18 +41,30 @@ final class BulkInstanceCreation {
     /// The bitmaps of the membership functions: their hits are the foreign keys written.
     private let foreignKeyBitmaps: [KeyBitmap]
 
+    /// A built-in policy's columns, where it runs as this set operation (``SetOperationPolicy``).
+    private let policyColumns: PolicySetOperation?
+
     /// The bulk form of `plan`'s stage 1, or nil when some part of the mapping needs the row-by-row path.
     static func make(
         plan: CompiledEntityMappingPlan, runtime: MappingRuntime, session: MigrationSession
     ) throws -> BulkInstanceCreation? {
-        guard plan.hasDefaultPolicy, let sourceEntity = plan.mapping.sourceEntity,
-            plan.filter?.readsOnlySourceAttributes ?? true, runtime.row.rendersAsSQL
+        guard let sourceEntity = plan.mapping.sourceEntity, plan.filter?.readsOnlySourceAttributes ?? true,
+            runtime.row.rendersAsSQL
         else { return nil }
-        return try BulkInstanceCreation(plan: plan, runtime: runtime, session: session, sourceEntity: sourceEntity)
+        var policyColumns: PolicySetOperation?
+        if !plan.hasDefaultPolicy {
+            guard let policy = plan.policy as? any SetOperationPolicy,
+                let columns = try policy.setOperation(for: plan.mapping, writer: runtime.writer, session: session)
+            else { return nil }
+            policyColumns = columns
+        }
+        return try BulkInstanceCreation(
+            plan: plan, runtime: runtime, session: session, sourceEntity: sourceEntity, policyColumns: policyColumns)
     }
 
     private init(
-        plan: CompiledEntityMappingPlan, runtime: MappingRuntime, session: MigrationSession, sourceEntity: String
+        plan: CompiledEntityMappingPlan, runtime: MappingRuntime, session: MigrationSession, sourceEntity: String,
+        policyColumns: PolicySetOperation?
     ) throws {
         let source = session.source.layout
         let columns = ReaderColumns(entity: sourceEntity, version: session.sourceVersion)
@@ -73,7 +85,7 @@ final class BulkInstanceCreation {
             objectKey = "\(Self.insertKeyFunction)(s.Z_PK)"
         }
         // The bookkeeping columns, then the row plan's slots; the range bounds are parameters 1 and 2.
-        let values =
+        var values =
             [objectKey, String(runtime.writer.entityNumber), "1"]
             + runtime.row.selectList(
                 sourceColumn: { sourceColumn(columns.properties[$0]) },
@@ -91,6 +103,15 @@ final class BulkInstanceCreation {
                     return "?\(Int(Self.firstConstantParameter) + constants.count - 1)"
                 })
         let writer = runtime.writer
+        // A policy's column replaces the row plan's value; a constant it replaces is bound no more (a parameter
+        // the statement no longer names, if the last, cannot be bound).
+        var unboundConstants: Set<String> = []
+        if let replaced = policyColumns?.sql {
+            for (index, column) in writer.inserter.shape.columnNames.enumerated() where replaced[column] != nil {
+                unboundConstants.insert(values[index])
+                values[index] = replaced[column]!
+            }
+        }
         // In a CASE, so that the filter sees only rows of its own entity, whatever order SQLite tests terms in.
         let entityNumber = source.entityNumbers[sourceEntity]!
         let filterClause =
@@ -109,6 +130,8 @@ final class BulkInstanceCreation {
         self.tally = session.tally
         self.functions = RowFunctions(runtime: runtime, filter: plan.filter, context: context)
         try functions.register(on: connection)
+        self.policyColumns = policyColumns
+        try policyColumns?.register(on: connection)
         for (name, bitmap, inserts) in bitmaps {
             if inserts {
                 try connection.registerInsertion(name, into: bitmap)
@@ -121,7 +144,9 @@ final class BulkInstanceCreation {
         self.statement = try connection.prepare(sql)
         self.runtime = runtime
         for (offset, value) in constants.enumerated() {
-            try statement.bind(value, at: Self.firstConstantParameter + Int32(offset))
+            let parameter = Self.firstConstantParameter + Int32(offset)
+            guard !unboundConstants.contains("?\(parameter)") else { continue }
+            try statement.bind(value, at: parameter)
         }
     }
 
@@ -171,6 +196,7 @@ final class BulkInstanceCreation {
     deinit {
         // The functions call back into objects of this migration: they must not outlive this statement.
         functions.remove(from: connection)
+        policyColumns?.remove(from: connection)
         for name in bitmapFunctions { try? connection.removeFunction(name, argumentCount: 1) }
     }
 }
