@@ -217,6 +217,10 @@ public final class Connection {
     /// The number of rows changed by the most recent `INSERT`, `UPDATE` or `DELETE` (`sqlite3_changes64`).
     public var changes: Int { Int(sqlite3_changes64(handle)) }
 
+    /// The rows every `INSERT`, `UPDATE` and `DELETE` has changed since the connection was opened, those of
+    /// trigger programs included (`sqlite3_total_changes64`).
+    public var totalChanges: Int64 { sqlite3_total_changes64(handle) }
+
     /// Asks the running statement to stop as soon as possible; it then fails with `SQLITE_INTERRUPT`
     /// (``SQLiteError/isInterrupt``).
     ///

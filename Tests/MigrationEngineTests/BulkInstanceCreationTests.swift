@@ -123,6 +123,37 @@ struct BulkInstanceCreationTests {
         #expect(bulk.contains("mapping 'BookToBook'") && bulk.contains("property 'code'"))
     }
 
+    /// A NULL that stage 1's statement writes into a required column, however the slot is filled, fails stage 3
+    /// as on the row-by-row path. Stage 3 skips its scan for such NULLs when the statements tested every row
+    /// (``RequiredValueWitness``): without the statement's test this migration would succeed.
+    @Test(
+        arguments: [
+            ("a copied source column", "UPDATE ZBOOK SET ZTITLE = NULL WHERE Z_PK % 4 = 0", "$source.title"),
+            ("text SQL computes", "UPDATE ZBOOK SET ZTITLE = NULL WHERE Z_PK = 5", #"$source.title + "!""#),
+            (
+                "an expression evaluated per row", "UPDATE ZBOOK SET ZTITLE = NULL WHERE Z_PK = 6",
+                #"$source.pages > 100 ? $source.title : $source.title"#
+            ),
+            ("a stage-1 foreign key", "UPDATE ZBOOK SET ZAUTHOR = NULL WHERE Z_PK = 7", "$source.title"),
+            ("a default of nil", "UPDATE ZBOOK SET ZPAGES = ZPAGES", nil),
+        ] as [(String, String, String?)])
+    func aRequiredNullFailsAsOnTheRowPath(form: String, damage: String, name: String?) throws {
+        var model = try Self.mapping(code: #""ISBN-" + string($source.pages)"#)
+        let index = model.entityMappings.firstIndex { $0.destinationEntity == "Book" }!
+        model.entityMappings[index].attributeMappings.removeAll { $0.name == "name" }
+        if let name {
+            model.entityMappings[index].attributeMappings.append(PropertyMapping(name: "name", valueExpression: name))
+        }
+        let outcomes = try Self.migrateBothWays(model, damage: damage)
+        guard case .failed(let bulk) = outcomes[.streaming], case .failed(let rowByRow) = outcomes[.inMemory] else {
+            let migrated = outcomes.filter { $0.value.migrated != nil }.map(\.key.rawValue)
+            Issue.record("\(form): a NULL in a required column did not fail in \(migrated.sorted())")
+            return
+        }
+        #expect(bulk == rowByRow)
+        #expect(bulk.contains("Book.name is required but nil") || bulk.contains("Book.author needs at least 1"))
+    }
+
     /// An expression that reads past the source row keeps its mapping on the row-by-row path.
     @Test func anExpressionThatFollowsARelationshipStaysInSwift() throws {
         let outcomes = try Self.migrateBothWays(try Self.mapping(code: "$source.author.name"))

@@ -33,6 +33,9 @@ struct RowPlanTests {
         Form(name: "a function", book: ["code": "uppercase($source.title)"]),
         Form(name: "arithmetic", book: ["pages": "$source.pages * 2 + 1"]),
         Form(name: "a renamed copy", book: ["name": "$source.title", "code": "$source.title"]),
+        Form(name: "a required value SQL computes", book: ["name": #"$source.title + "!""#]),
+        Form(name: "a required value evaluated per row", book: ["name": "uppercase($source.title)"]),
+        Form(name: "a required constant", book: ["name": #""fixed""#]),
         Form(
             name: "a filter", book: ["code": #"$source.pages > 100 ? "long" : "short""#],
             filter: "$source.pages > 200"),

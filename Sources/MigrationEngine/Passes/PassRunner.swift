@@ -58,8 +58,9 @@ extension MigrationSession {
                 pass: index, .validate, nil, work: "checking the store",
                 hint: isLast ? "uniqueness constraints proved by building their unique indexes" : nil
             ) {
-                try DestinationValidation(store: destination, entities: destinationEntities(of: pass))
-                    .check(relationships: isLast, buildingUniqueIndexes: isLast)
+                let validation = DestinationValidation(
+                    store: destination, entities: destinationEntities(of: pass), witness: requiredValues)
+                try validation.check(relationships: isLast, buildingUniqueIndexes: isLast)
             }
             for plan in pass.mappings {
                 enter(plan)

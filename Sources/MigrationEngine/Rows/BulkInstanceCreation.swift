@@ -30,6 +30,9 @@ final class BulkInstanceCreation {
     private static let firstConstantParameter: Int32 = 3
 
     private let tally: MigrationTally
+    private let witness: RequiredValueWitness
+    /// Whether the statement tests every required column of its rows (``RequiredValueWitness``).
+    private let testsRequiredColumns: Bool
     private let connection: Connection
     private let functions: RowFunctions
     private let hasFilter: Bool
@@ -112,6 +115,19 @@ final class BulkInstanceCreation {
                 values[index] = replaced[column]!
             }
         }
+        // Each required column's value tested for NULL (``RequiredValueWitness``), unless it is a constant
+        // other than NULL.
+        let required = Set(
+            DestinationValidation.requiredColumns(of: writer.entity, in: session.destination).map(\.column))
+        let shape = writer.inserter.shape
+        for (slot, column) in shape.slots.enumerated() where required.contains(column) {
+            if policyColumns?.sql[column] == nil, case .value(let value) = runtime.row.slots[slot], value != .null {
+                continue
+            }
+            values[shape.prefix.count + slot] = RequiredValueWitness.tested(values[shape.prefix.count + slot])
+        }
+        // A column the statement does not write would be NULL untested.
+        self.testsRequiredColumns = required.isSubset(of: shape.slots)
         // In a CASE, so that the filter sees only rows of its own entity, whatever order SQLite tests terms in.
         let entityNumber = source.entityNumbers[sourceEntity]!
         let filterClause =
@@ -128,10 +144,12 @@ final class BulkInstanceCreation {
         let context = SourceRowArguments(
             entity: Int32(entityNumber), attributeTypes: columns.attributeTypes, now: session.options.now)
         self.tally = session.tally
+        self.witness = session.requiredValues
         self.functions = RowFunctions(runtime: runtime, filter: plan.filter, context: context)
         try functions.register(on: connection)
         self.policyColumns = policyColumns
         try policyColumns?.register(on: connection)
+        try witness.registerFunction()
         for (name, bitmap, inserts) in bitmaps {
             if inserts {
                 try connection.registerInsertion(name, into: bitmap)
@@ -176,6 +194,7 @@ final class BulkInstanceCreation {
                 throw outcome.failure ?? error
             }
             tally.objectsCreated += connection.changes
+            if testsRequiredColumns { witness.rowsTested += Int64(connection.changes) }
             tally.edgesWritten += outcome.edgesWritten
             for bitmap in foreignKeyBitmaps { tally.edgesWritten += bitmap.hits }
             try progress.advance(by: hasFilter ? outcome.filtered : connection.changes)
@@ -197,6 +216,7 @@ final class BulkInstanceCreation {
         // The functions call back into objects of this migration: they must not outlive this statement.
         functions.remove(from: connection)
         policyColumns?.remove(from: connection)
+        witness.removeFunction()
         for name in bitmapFunctions { try? connection.removeFunction(name, argumentCount: 1) }
     }
 }

@@ -39,6 +39,8 @@ public final class MigrationSession {
     let runtimes: MappingRuntimes
     /// The counts for the report.
     let tally = MigrationTally()
+    /// What stage 1 proved of the destination's required columns, for stage 3.
+    let requiredValues: RequiredValueWitness
     /// The random numbers of ``makeUUID()``, reproducible from ``MigrationOptions/seed``.
     var random: RandomSource
     /// Whether the source store is attached to the destination connection (see ``BulkInstanceCreation``).
@@ -68,6 +70,7 @@ public final class MigrationSession {
             source: source, destination: destination, objects: objects, associations: associations,
             sourceCounts: cursor.objectCounts)
         self.random = RandomSource(seed: options.seed)
+        self.requiredValues = RequiredValueWitness(connection: destination.connection)
     }
 
     // MARK: - For policies
