@@ -16,7 +16,12 @@ extension MigrationSession {
         }
         attachSourceForBulkCreation()
         var commit: MigrationProfiler.Start?
+        // The transaction begins while the progress (and the profiler's phase) is still in the last pass's
+        // stage 3: its BEGIN is a segment there (6 SQLite steps, all a stage 3 may take when it has no rows to
+        // scan).
+        let begin = index > 0 ? beginSegment() : nil
         try destination.connection.transaction(.immediate) {
+            endSegment(begin, pass: index - 1, .validate, work: "beginning the next pass")
             // Stage 1: destination instances, mapping after mapping.
             for plan in pass.mappings {
                 enter(plan)
