@@ -5,7 +5,8 @@ import ReportModel
 /// floor and its ratio, the verification, the budgets and the status.
 enum CellAggregation {
     static let floorDescription =
-        "every row of each step's source copied with INSERT … SELECT into an empty copy of its schema, in the same process"
+        "every row of each step's source copied with INSERT … SELECT into an empty copy of its schema, in the same "
+        + "process, then made durable as the step's store is (the copy synced, then its folder)"
 
     static func cell(
         _ spec: CellSpec, scenario: Scenario, samples: [CellSample], failure: (status: CellStatus, message: String)?

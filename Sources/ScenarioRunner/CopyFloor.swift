@@ -5,7 +5,10 @@ import SQLiteDatabase
 
 /// The floor: what a perfect engine could not beat for the same store — every row of every table copied
 /// into an empty copy of the schema with `INSERT … SELECT`, in one transaction, with the pragmas the engine
-/// uses for a fresh store, then the indexes built.
+/// uses for a fresh store, then the indexes built — and the copy made durable as the step's store is: its data
+/// synced, then its folder. A migration must not lose the store (DESIGN §4, safe replacement: a crash leaves
+/// the old store or the new one, complete), so the step syncs the new store before renaming it over the old one
+/// and the folder after; a copy that skipped both would be one a crash could lose, not the same work done faster.
 enum CopyFloor {
     /// Seconds to copy the store at `source` into a new database at `destination` (removed afterwards).
     static func copySeconds(of source: String, into destination: String) throws -> Double {
@@ -25,6 +28,8 @@ enum CopyFloor {
             }
             for object in objects where object[0].string == "index" { try connection.execute(object[2].string ?? "") }
         }
+        try FileSync.sync(destination)
+        try FileSync.sync(FileSync.folder(of: destination), directory: true)
         return (clock.now - start).seconds
     }
 }

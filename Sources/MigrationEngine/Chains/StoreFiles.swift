@@ -103,36 +103,22 @@ enum StoreFiles {
         }
         event(.renamed)
         try fileOperation("sync the store's folder (the store was migrated and replaced)", original) {
-            try sync(folder(of: original), directory: true)
+            try sync(FileSync.folder(of: original), directory: true)
         }
     }
 
     /// Working stores beside `original` (`<name>.migrating-<pid>-<n>` and their sidecars): a killed
     /// migration's, or with `process`, that process's.
     static func leftovers(of original: String, process: Int32? = nil) -> [String] {
-        let folder = folder(of: original)
+        let folder = FileSync.folder(of: original)
         let prefix = (original as NSString).lastPathComponent + ".migrating-" + (process.map { "\($0)-" } ?? "")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
         return names.filter { $0.hasPrefix(prefix) }.sorted().map { (folder as NSString).appendingPathComponent($0) }
     }
 
-    static func folder(of path: String) -> String {
-        let folder = (path as NSString).deletingLastPathComponent
-        return folder.isEmpty ? "." : folder
-    }
-
     private static func sync(_ path: String, directory: Bool = false) throws {
         try FaultInjection.check("fsync", path)
-        let descriptor = open(path, directory ? O_RDONLY | O_DIRECTORY : O_RDWR)
-        guard descriptor >= 0 else { throw POSIXFailure(operation: "open", errno: errno) }
-        defer { close(descriptor) }
-        guard fsync(descriptor) == 0 else { throw POSIXFailure(operation: "fsync", errno: errno) }
-    }
-
-    private struct POSIXFailure: Error, CustomStringConvertible {
-        let operation: String
-        let errno: Int32
-        var description: String { "\(operation): \(String(cString: strerror(errno)))" }
+        try FileSync.sync(path, directory: directory)
     }
 
     /// Whether `error` says that another process keeps a store busy (`SQLITE_BUSY`, as such or inside a store
