@@ -11,8 +11,8 @@ import Foundation
 /// Every check records what it finds in a collector of its own, and the result puts them together in the
 /// order the checks are listed, so it is exactly what one thread running them in that order would find.
 final class SharedChecks: @unchecked Sendable {
-    // @unchecked Sendable is sound: `next` and `found` are only touched under `lock`; each run is only touched
-    // by the one thread that works on it, and its findings are read after that thread has finished.
+    // @unchecked Sendable is sound: `next`, `found` and `companionSeconds` are only touched under `lock`; each run
+    // is only touched by the one thread that works on it, and its findings are read after that thread has finished.
 
     /// One check: what it does to the run that takes it.
     struct Check {
@@ -37,6 +37,12 @@ final class SharedChecks: @unchecked Sendable {
     private var round = 0
     private var next = 0
     private var found: [ViolationCollector?]
+    /// CPU seconds by which the companion thread's work outlasted the calling thread's, added up over the rounds
+    /// (a round in which the calling thread worked longer adds nothing): with the calling thread's own CPU time,
+    /// the checks' CPU time along their critical path.
+    private(set) var companionExcessSeconds = 0.0
+    /// The companion thread's CPU seconds in the round that ended last.
+    private var companionSeconds = 0.0
 
     /// - Parameter checks: in the order their findings are listed. In each round the long ones are taken
     ///   first, then the others, each in that order.
@@ -64,11 +70,17 @@ final class SharedChecks: @unchecked Sendable {
             let finished = DispatchSemaphore(value: 0)
             let other = UncheckedHandOver(companion)
             Thread.detachNewThread { [self] in
+                let start = Self.threadCPUSeconds()
                 work(other.run)
+                let seconds = Self.threadCPUSeconds() - start
+                lock.withLock { companionSeconds = seconds }
                 finished.signal()
             }
+            let start = Self.threadCPUSeconds()
             work(run)
+            let ownSeconds = Self.threadCPUSeconds() - start
             finished.wait()
+            companionExcessSeconds += max(0, lock.withLock { companionSeconds } - ownSeconds)
         }
         let result = ViolationCollector()
         for collector in found { result.append(collector!) }
@@ -82,6 +94,13 @@ final class SharedChecks: @unchecked Sendable {
             checks[index].run(run)
             lock.withLock { found[index] = run.collector }
         }
+    }
+
+    /// The calling thread's CPU time (user and system) so far, in seconds.
+    static func threadCPUSeconds() -> Double {
+        var time = timespec()
+        guard clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time) == 0 else { return 0 }
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 
     private func take() -> Int? {

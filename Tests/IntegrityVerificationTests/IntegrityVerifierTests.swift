@@ -18,6 +18,25 @@ struct IntegrityVerifierTests {
         }
     }
 
+    /// The CPU time along the critical path (what `benchmark engine` gates on) is measured: more than nothing,
+    /// and no more than the CPU time of the whole process meanwhile (every thread's, the companion's among them).
+    @Test func theCriticalPathsCPUTimeIsWithinTheProcesss() throws {
+        try Shelf.withMigratedStores { source, destination in
+            let verifier = try IntegrityVerifier(source: try Shelf.v1(), destination: try Shelf.v2())
+            var processTime = (timespec(), timespec())
+            var criticalPath = 0.0
+            clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &processTime.0)
+            let result = try verifier.verify(
+                sourceStoreAt: source, destinationStoreAt: destination, criticalPathCPUSeconds: &criticalPath)
+            clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &processTime.1)
+            let process =
+                Double(processTime.1.tv_sec - processTime.0.tv_sec)
+                + Double(processTime.1.tv_nsec - processTime.0.tv_nsec) / 1e9
+            #expect(result.passed)
+            #expect(criticalPath > 0 && criticalPath <= process, "\(criticalPath) s of \(process) s")
+        }
+    }
+
     @Test func inMemoryAndStreamingMigrationsGetTheSameVerdict() throws {
         var verdicts: [VerificationResult] = []
         for storage in StorageMode.allCases {

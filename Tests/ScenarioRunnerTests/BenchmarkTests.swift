@@ -61,6 +61,38 @@ struct BenchmarkTests {
         #expect(target.measured.hasSuffix("(above the limit, within the test's noise)"))
     }
 
+    /// A step with `seconds` of wall time and `cpu` seconds along its critical path, one repetition each.
+    static func cell(_ seconds: [Double], cpu: [Double]) -> BenchmarkCell {
+        BenchmarkCell(
+            zip(seconds, cpu).map {
+                var sample = BenchmarkSample(seconds: $0)
+                sample.cpuSeconds = $1
+                return sample
+            })
+    }
+
+    /// On CPU, the CPU seconds are judged and the wall-clock ratio only shown: a busy machine that stretches the
+    /// wall time of one step (1.6× its reference) does not miss the target when the CPU seconds (1.0×) meet it,
+    /// and CPU seconds past the limit miss it however the wall time reads.
+    @Test func aTargetOnCPUJudgesTheCPUSecondsAndShowsTheWallClock() {
+        let busy = BenchmarkTarget.timing(
+            "busy", times: Self.cell(Self.floor.map { $0 * 1.6 }, cpu: Self.floor),
+            reference: Self.cell(Self.floor, cpu: Self.floor), limit: 1.5, onCPU: true)
+        #expect(busy.verdict == .met)
+        #expect(busy.measured == "CPU on the critical path 1.00×; wall 1.60×")
+        #expect(busy.rule.hasPrefix("timing (CPU seconds along each step's critical path): "))
+        let slower = BenchmarkTarget.timing(
+            "slower", times: Self.cell(Self.floor, cpu: Self.floor.map { $0 * 1.6 }),
+            reference: Self.cell(Self.floor, cpu: Self.floor), limit: 1.5, onCPU: true)
+        #expect(slower.verdict == .missed)
+        // Without CPU seconds, the wall clock is judged, and the rule says so.
+        let unmeasured = BenchmarkTarget.timing(
+            "unmeasured", times: Self.cell(Self.floor.map { $0 * 1.6 }), reference: Self.cell(Self.floor),
+            limit: 1.5, onCPU: true)
+        #expect(unmeasured.verdict == .missed)
+        #expect(unmeasured.rule.hasPrefix("timing (wall clock: the CPU seconds were not measured): "))
+    }
+
     @Test(arguments: [1, 3, 6])
     func tooFewRepetitionsAreNotJudged(repetitions: Int) {
         let floor = Array(Self.floor.prefix(repetitions))

@@ -92,6 +92,8 @@ struct MigrationCellCommand: ParsableCommand {
         let counter = InstructionCounter()
         let clock = ContinuousClock()
         var seconds = 0.0
+        var cpuStart = ResourceUsage.current()
+        var cpuEnd = cpuStart
         var objects = 0
         var instructions: Int?
         if mode == .inPlace {
@@ -101,9 +103,11 @@ struct MigrationCellCommand: ParsableCommand {
             migration.profiler = profiler
             resetPeak()
             counter.beginPhase()
+            cpuStart = ResourceUsage.current()
             let start = clock.now
             objects = try migration.run(storeAt: output).objects
             seconds = (clock.now - start).seconds
+            cpuEnd = ResourceUsage.current()
             instructions = counter.endPhase()
         } else {
             let model =
@@ -121,10 +125,12 @@ struct MigrationCellCommand: ParsableCommand {
             try WriteAheadLog.leavingNoSidecars(of: [self.source]) {
                 resetPeak()
                 counter.beginPhase()
+                cpuStart = ResourceUsage.current()
                 let start = clock.now
                 objects = try manager.migrate(storeAt: self.source, to: output, mappingModels: models)
                     .objectsCreated
                 seconds = (clock.now - start).seconds
+                cpuEnd = ResourceUsage.current()
                 instructions = counter.endPhase()
             }
         }
@@ -133,6 +139,8 @@ struct MigrationCellCommand: ParsableCommand {
             seconds: seconds, peakHeapBytes: peak, objectCount: objects, instructions: instructions,
             counter: counter)
         sample.profiledSegments = profiler?.profile.segments.count
+        // The engine runs a step on one thread: the process's CPU time is the step's, along its critical path.
+        sample.cpuSeconds = cpuEnd.userSeconds + cpuEnd.systemSeconds - cpuStart.userSeconds - cpuStart.systemSeconds
         return sample
     }
 

@@ -77,12 +77,15 @@ struct VerifyCommand: ParsableCommand {
             let start = clock.now
             let verifier = try IntegrityVerifier(
                 source: sourceVersion, destination: destinationVersion, mappingModels: mappings)
-            let verdict = try verifier.verify(sourceStoreAt: source, destinationStoreAt: destination)
+            var cpuSeconds = 0.0
+            let verdict = try verifier.verify(
+                sourceStoreAt: source, destinationStoreAt: destination, criticalPathCPUSeconds: &cpuSeconds)
             let seconds = (clock.now - start).seconds
             let peak = heap.threadPeakBytes()
             result = verdict
             if json {
-                try printJSON(VerifyReport(result: verdict, seconds: seconds, peakHeapBytes: peak))
+                try printJSON(
+                    VerifyReport(result: verdict, seconds: seconds, cpuSeconds: cpuSeconds, peakHeapBytes: peak))
                 return
             }
             print("\(destination) against \(source) (\(sourceVersion.name) → \(destinationVersion.name))")
@@ -127,6 +130,8 @@ struct VerifyCommand: ParsableCommand {
 struct VerifyReport: Encodable {
     let result: VerificationResult
     let seconds: Double
+    /// CPU seconds along the verification's critical path (see `IntegrityVerifier.verify(…criticalPathCPUSeconds:)`).
+    let cpuSeconds: Double
     /// The peak heap of the verifying thread, from jemalloc; null when jemalloc is not the allocator.
     let peakHeapBytes: Int?
 
@@ -136,10 +141,11 @@ struct VerifyReport: Encodable {
         try container.encode(result.violations, forKey: .violations)
         try container.encode(result.notChecked, forKey: .notChecked)
         try container.encode(seconds, forKey: .seconds)
+        try container.encode(cpuSeconds, forKey: .cpuSeconds)
         try container.encode(peakHeapBytes, forKey: .peakHeapBytes)
     }
 
     enum CodingKeys: String, CodingKey {
-        case passed, violations, notChecked, seconds, peakHeapBytes
+        case passed, violations, notChecked, seconds, cpuSeconds, peakHeapBytes
     }
 }

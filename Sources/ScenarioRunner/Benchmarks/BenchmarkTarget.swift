@@ -55,8 +55,13 @@ public struct BenchmarkTarget: Sendable, Hashable, Codable {
     /// another step's, each taken in the same repetition), judged by the rank test at one-sided level `alpha`;
     /// not judged when either ran under valgrind. Where both counted instructions, ``instructionRatio`` is the
     /// step's over the reference's (shown, not gated: the limits are for time).
+    ///
+    /// With `onCPU`, the times judged are the CPU seconds along each step's critical path
+    /// (``BenchmarkCell/cpuSeconds``), where both steps measured them, and the wall-clock ratio is shown beside:
+    /// for a step on two threads against one on one, whose wall-clock ratio a busy machine moves far more than it
+    /// moves either CPU time.
     public static func timing(
-        _ name: String, times: BenchmarkCell?, reference: BenchmarkCell?, limit: Double,
+        _ name: String, times: BenchmarkCell?, reference: BenchmarkCell?, limit: Double, onCPU: Bool = false,
         alpha: Double = BaselineThresholds().alpha
     ) -> BenchmarkTarget {
         var target = BenchmarkTarget(
@@ -69,8 +74,20 @@ public struct BenchmarkTarget: Sendable, Hashable, Codable {
         if let counted = times.instructions, let base = reference.instructions {
             target.instructionRatio = counted.median / base.median
         }
-        let ratio = times.seconds.pairedRatio(over: reference.seconds)
+        let wallRatio = times.seconds.pairedRatio(over: reference.seconds)
+        let cpu = onCPU ? times.cpuSeconds.flatMap { cpu in reference.cpuSeconds.map { (cpu, $0) } } : nil
+        let (judged, base) = cpu ?? (times.seconds, reference.seconds)
+        let ratio = judged.pairedRatio(over: base)
         target.measured = ratio.map { BenchmarkFormat.ratio($0.median) } ?? "not paired"
+        if cpu != nil {
+            target.measured =
+                "CPU on the critical path \(target.measured); wall \(wallRatio.map { BenchmarkFormat.ratio($0.median) } ?? "not paired")"
+            target.rule = target.rule.replacingOccurrences(
+                of: "timing: ", with: "timing (CPU seconds along each step's critical path): ")
+        } else if onCPU {
+            target.rule = target.rule.replacingOccurrences(
+                of: "timing: ", with: "timing (wall clock: the CPU seconds were not measured): ")
+        }
         if let instructionRatio = target.instructionRatio {
             target.measured += "; instructions \(BenchmarkFormat.ratio(instructionRatio))"
         }
@@ -87,7 +104,7 @@ public struct BenchmarkTarget: Sendable, Hashable, Codable {
             }
         } else {
             test = RankTest(
-                baseline: reference.seconds.samples.map { $0 * limit }, current: times.seconds.samples, alpha: alpha
+                baseline: base.samples.map { $0 * limit }, current: judged.samples, alpha: alpha
             ).map { ($0.change, $0.interval) }
         }
         guard let test else {
