@@ -58,7 +58,7 @@ public final class RowReader {
     /// The current object's value of `properties[index]` when it is stored as an integer (a foreign key), else
     /// nil: ``value(at:)``'s `int64`, without making the value.
     public func integer(at index: Int) -> Int64? {
-        let column = shape.column(ofSlot: index)
-        return statement.columnType(column) == .integer ? statement.int64(column) : nil
+        let stored = statement.storedColumn(shape.column(ofSlot: index))
+        return stored.kind == .integer ? stored.int64 : nil
     }
 }

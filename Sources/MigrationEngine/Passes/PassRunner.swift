@@ -100,9 +100,12 @@ extension MigrationSession {
                 cursor.rowsRead += cursor.objectCounts[sourceEntity] ?? 0
             }
         } else if plan.mapping.kind != .remove, let sourceEntity = plan.mapping.sourceEntity {
+            // Whether there is one, read once: reading the filter from the plan per object copied the compiled
+            // expression (two copies an object, one when read once outside the loop).
+            let isFiltered = plan.filter != nil
             try cursor.forEachObject(of: sourceEntity, progress: progress) { source in
                 currentDestination = nil
-                if let filter = plan.filter, !(try filter.isSatisfied(in: self)) { return }
+                if isFiltered, !(try plan.filter!.isSatisfied(in: self)) { return }
                 if plan.hasDefaultPolicy, let entity = plan.mapping.destinationEntity {
                     // What the default policy would do, without handing it the mapping per object.
                     try createDestinationInstance(for: source, plan: plan, entity: entity)

@@ -116,9 +116,9 @@ final class DestinationObjects {
     /// template. Inlined into the session's `writeRow`, its one caller, on the per-object path.
     @inline(__always)
     func writeRow(_ destination: ObjectID, from reader: RowReader, runtime: MappingRuntime) throws {
-        let sink = try rows.startRow(destination, writer: runtime.writer)
-        try runtime.row.fill(sink, from: reader, results: runtime.results) { stageOneKey($0, from: $1) }
-        try rows.finishRow()
+        try rows.writeRow(
+            destination, writer: runtime.writer, plan: runtime.row, from: reader, results: UnsafeBufferPointer(runtime.results)
+        ) { stageOneKey($0, from: $1) }
         tally.objectsCreated += 1
     }
 

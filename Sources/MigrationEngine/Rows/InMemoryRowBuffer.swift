@@ -21,7 +21,10 @@ final class InMemoryRowBuffer: RowBuffer, RowSink {
     private let encoded: EncodedRows
     /// Every run but the one still growing.
     private var runs: [Run] = []
-    private var openRun: Run?
+    /// The run still growing; its writer is -1 while there is none. Not an optional: reading and changing an
+    /// optional run per row cost a checked access (swift_beginAccess) each time.
+    private var openRun = InMemoryRowBuffer.noRun
+    private static let noRun = Run(writer: -1, first: RowPosition(chunk: 0, offset: 0), count: 0)
     /// The writer of the row started last.
     private var rowWriter: Int32 = 0
     /// Per destination table (its ``TableKeys``), primary key → row; built only when a held row is first
@@ -42,7 +45,19 @@ final class InMemoryRowBuffer: RowBuffer, RowSink {
 
     var savesAtPassEnd: Bool { true }
 
-    func startRow(_ object: ObjectID, writer: DestinationWriter) throws -> any RowSink {
+    func writeRow(
+        _ object: ObjectID, writer: DestinationWriter, plan: RowPlan, from reader: RowReader, results: UnsafeBufferPointer<SQLiteValue>,
+        stageOneKey: (StageOneForeignKey, RowReader) -> SQLiteValue
+    ) throws {
+        rowWriter = index(of: writer)
+        encoded.startRow(primaryKey: object.primaryKey)
+        try plan.fill(self, from: reader, results: results, stageOneKey: stageOneKey)
+        finishRow()
+    }
+
+    /// Starts the row of `object`, filled value by value in slot order through the sink returned (this buffer),
+    /// then ended by ``finishRow()``.
+    func startRow(_ object: ObjectID, writer: DestinationWriter) -> any RowSink {
         rowWriter = index(of: writer)
         encoded.startRow(primaryKey: object.primaryKey)
         return self
@@ -52,17 +67,18 @@ final class InMemoryRowBuffer: RowBuffer, RowSink {
 
     func copy(column: Int32, of statement: Statement) { encoded.append(column: column, of: statement) }
 
-    func put(_ texts: SourceTexts, _ index: Int, from statement: Statement, firstColumn: Int32) {
-        encoded.append(texts, index, from: statement, firstColumn: firstColumn)
+    func put(_ texts: SourceTexts, _ index: Int, maximumLength: Int, from statement: Statement, firstColumn: Int32) {
+        encoded.append(texts, index, maximumLength: maximumLength, from: statement, firstColumn: firstColumn)
     }
 
+    /// Ends the row started last.
     func finishRow() {
         let position = encoded.finishRow()
-        if openRun?.writer == rowWriter {
-            openRun!.count += 1
+        if openRun.writer == rowWriter {
+            openRun.count += 1
             return
         }
-        if let openRun { runs.append(openRun) }
+        if openRun.writer >= 0 { runs.append(openRun) }
         openRun = Run(writer: rowWriter, first: position, count: 1)
     }
 
@@ -87,8 +103,8 @@ final class InMemoryRowBuffer: RowBuffer, RowSink {
     func writeTransientRows() throws {}
 
     func save() throws {
-        if let openRun { runs.append(openRun) }
-        openRun = nil
+        if openRun.writer >= 0 { runs.append(openRun) }
+        openRun = Self.noRun
         let reader = HeldRunReader(rows: encoded, changed: changed)
         // Runs in the order their rows were made; one statement for each.
         for run in runs {
@@ -110,7 +126,7 @@ final class InMemoryRowBuffer: RowBuffer, RowSink {
     }
 
     private func index(of writer: DestinationWriter) -> Int32 {
-        if let openRun, writers[Int(openRun.writer)] === writer { return openRun.writer }
+        if openRun.writer >= 0, writers[Int(openRun.writer)] === writer { return openRun.writer }
         if let index = writerIndexes[ObjectIdentifier(writer)] { return index }
         let index = Int32(writers.count)
         writers.append(writer)
@@ -120,9 +136,9 @@ final class InMemoryRowBuffer: RowBuffer, RowSink {
 
     /// Adds the rows held since the last call to `rowIndexes`.
     private func indexNewRows() {
-        let runCount = runs.count + (openRun == nil ? 0 : 1)
+        let runCount = runs.count + (openRun.writer < 0 ? 0 : 1)
         while indexedRun < runCount {
-            let run = indexedRun < runs.count ? runs[indexedRun] : openRun!
+            let run = indexedRun < runs.count ? runs[indexedRun] : openRun
             let writer = writers[Int(run.writer)]
             var position = indexedRows == 0 ? run.first : encoded.normalized(indexEnd)
             while indexedRows < run.count {

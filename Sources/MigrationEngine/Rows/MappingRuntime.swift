@@ -9,22 +9,31 @@ import SQLiteDatabase
 /// name.
 final class MappingRuntime {
     let name: String
-    /// The mapping this runtime runs (unowned: the session's passes hold every plan for its whole life).
-    unowned let plan: CompiledEntityMappingPlan
+    /// The mapping this runtime runs, by identity: compared once per object, where an `unowned` reference
+    /// would be retained and released for it.
+    let plan: ObjectIdentifier
     let writer: DestinationWriter
     /// The destination row and what fills each of its slots.
     let row: RowPlan
     let association: AssociationTable
-    /// The values of the row's evaluated expressions for the current object, reused from object to object.
-    var results: [SQLiteValue]
+    /// The values of the row's evaluated expressions for the current object, reused from object to object. Raw
+    /// memory the runtime owns, not an array property: writing an element of a class's array, around calls into
+    /// the evaluator, made every read of it elsewhere a checked access (swift_beginAccess, once per object).
+    let results: UnsafeMutableBufferPointer<SQLiteValue>
 
     init(plan: CompiledEntityMappingPlan, writer: DestinationWriter, row: RowPlan, association: AssociationTable) {
         self.name = plan.mapping.name
-        self.plan = plan
+        self.plan = ObjectIdentifier(plan)
         self.writer = writer
         self.row = row
         self.association = association
-        self.results = Array(repeating: .null, count: row.evaluated.count)
+        self.results = .allocate(capacity: row.evaluated.count)
+        results.initialize(repeating: .null)
+    }
+
+    deinit {
+        results.deinitialize()
+        results.deallocate()
     }
 }
 
@@ -72,7 +81,7 @@ final class MappingRuntimes {
 
     /// The runtime of `plan`'s default path, made when its first object is.
     func runtime(for plan: CompiledEntityMappingPlan, entity: String) throws -> MappingRuntime {
-        if let runtime = current, runtime.plan === plan { return runtime }
+        if let runtime = current, runtime.plan == ObjectIdentifier(plan) { return runtime }
         if let runtime = runtimes[ObjectIdentifier(plan)] {
             current = runtime
             return runtime

@@ -7,11 +7,13 @@ import SQLiteDatabase
 protocol RowBuffer: AnyObject {
     /// Whether rows wait for the end of the pass (a save stage), rather than for the end of a source object.
     var savesAtPassEnd: Bool { get }
-    /// Starts the row of a new default-policy object, filled value by value in slot order through the sink
-    /// returned, then ended by ``finishRow()``: no `[SQLiteValue]` is made for it.
-    func startRow(_ object: ObjectID, writer: DestinationWriter) throws -> any RowSink
-    /// Ends the row started last.
-    func finishRow() throws
+    /// Writes or holds the row of new default-policy object `object`, filled by `plan` value by value in slot
+    /// order (``RowPlan/fill(_:from:results:stageOneKey:)``) into this buffer's own sink: no `[SQLiteValue]` is
+    /// made for it, and no value goes through a protocol call.
+    func writeRow(
+        _ object: ObjectID, writer: DestinationWriter, plan: RowPlan, from reader: RowReader, results: UnsafeBufferPointer<SQLiteValue>,
+        stageOneKey: (StageOneForeignKey, RowReader) -> SQLiteValue
+    ) throws
     /// Holds the row of a new object.
     func hold(_ object: ObjectID, values: [SQLiteValue], writer: DestinationWriter)
     /// Sets column `slot` of a held row; false when the object's row is not held (it is in the store already).
@@ -33,8 +35,10 @@ protocol RowSink: AnyObject {
     /// The next value, copied from column `column` of `statement`'s current row as it is stored.
     func copy(column: Int32, of statement: Statement) throws
     /// The next value, text `index` of `texts` composed from `statement`'s current row (whose slot 0 is column
-    /// `firstColumn`), where it holds.
-    func put(_ texts: SourceTexts, _ index: Int, from statement: Statement, firstColumn: Int32) throws
+    /// `firstColumn`), at most `maximumLength` bytes (``SourceTexts/Composition/text(maximumLength:)``).
+    func put(
+        _ texts: SourceTexts, _ index: Int, maximumLength: Int, from statement: Statement, firstColumn: Int32
+    ) throws
 }
 
 /// Binds a row's values straight into a batch insert.
@@ -61,15 +65,14 @@ final class BatchRowSink: RowSink {
         slot += 1
     }
 
-    func put(_ texts: SourceTexts, _ index: Int, from statement: Statement, firstColumn: Int32) throws {
+    func put(
+        _ texts: SourceTexts, _ index: Int, maximumLength: Int, from statement: Statement, firstColumn: Int32
+    ) throws {
         guard let batch else { preconditionFailure("a value was put outside a row") }
         let parameter = batch.parameter(ofSlot: slot)
         slot += 1
-        guard let length = texts.length(index, in: statement, firstColumn: firstColumn) else {
-            return try batch.statement.bindNull(at: parameter)
-        }
-        try withUnsafeTemporaryAllocation(byteCount: max(length, 1), alignment: 1) { buffer in
-            texts.write(index, from: statement, firstColumn: firstColumn, at: buffer.baseAddress!)
+        try withUnsafeTemporaryAllocation(byteCount: max(maximumLength, 1), alignment: 1) { buffer in
+            let length = texts.write(index, from: statement, firstColumn: firstColumn, at: buffer.baseAddress!)
             try batch.statement.bindText(UnsafeRawBufferPointer(rebasing: buffer[..<length]), at: parameter)
         }
     }
@@ -107,12 +110,14 @@ final class StreamingRowBuffer: RowBuffer {
     var savesAtPassEnd: Bool { false }
 
     /// Nothing can change a default-policy row before this buffer would write it: it goes to the batch at once.
-    func startRow(_ object: ObjectID, writer: DestinationWriter) throws -> any RowSink {
+    func writeRow(
+        _ object: ObjectID, writer: DestinationWriter, plan: RowPlan, from reader: RowReader, results: UnsafeBufferPointer<SQLiteValue>,
+        stageOneKey: (StageOneForeignKey, RowReader) -> SQLiteValue
+    ) throws {
         try sink.start(try writer.batchInserter(), primaryKey: object.primaryKey)
-        return sink
+        try plan.fill(sink, from: reader, results: results, stageOneKey: stageOneKey)
+        try sink.finish()
     }
-
-    func finishRow() throws { try sink.finish() }
 
     func hold(_ object: ObjectID, values: [SQLiteValue], writer: DestinationWriter) {
         rows.append(Row(object: object, writer: writer, values: values))

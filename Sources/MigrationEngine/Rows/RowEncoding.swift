@@ -14,8 +14,8 @@ struct RowPosition: Hashable {
 /// Rows kept encoded one after the other in chunks of raw memory (128 KiB each, or one row's size when it is
 /// larger): per row its primary key, then per value a tag byte and the payload — an integer in zigzag form 7 bits
 /// a byte (low bits first), 8 bytes for a real, or the length (7 bits a byte) and the bytes of a text or blob
-/// (native byte order; the bytes never leave the process). A row never spans two chunks; the number of values of
-/// a row is its writer's, which the rows do not record.
+/// (native byte order; the bytes never leave the process; a composed text's length may end in zero groups). A row
+/// never spans two chunks; the number of values of a row is its writer's, which the rows do not record.
 ///
 /// Values go straight into the current chunk, with no row assembled elsewhere first. The methods that run per
 /// value touch only the current chunk's pointer and offsets, never an array: no reference count, no
@@ -66,28 +66,32 @@ final class EncodedRows {
         }
     }
 
-    /// Appends column `column` of `statement`'s current row as it is stored, without making a Swift value of it.
+    /// Appends column `column` of `statement`'s current row as it is stored, without making a Swift value of it:
+    /// the column looked up once (``SQLiteDatabase/StoredColumn``), not once for its type and again for its value.
     func append(column: Int32, of statement: Statement) {
-        switch statement.columnType(column) {
+        let stored = statement.storedColumn(column)
+        switch stored.kind {
         case .null: appendTag(.null)
-        case .integer: appendInteger(statement.int64(column))
-        case .real: appendReal(statement.double(column))
-        case .text: statement.withUnsafeText(column) { appendBytes(.text, $0) }
-        case .blob: statement.withUnsafeBlob(column) { appendBytes(.blob, $0) }
+        case .integer: appendInteger(stored.int64)
+        case .real: appendReal(stored.double)
+        case .text: stored.withUnsafeText { appendBytes(.text, $0) }
+        case .blob: stored.withUnsafeBlob { appendBytes(.blob, $0) }
         }
     }
 
     /// Appends text `index` of `texts`, composed from `statement`'s current row (whose slot 0 is column
-    /// `firstColumn`) straight into the chunk: no `String` is made of it.
-    func append(_ texts: SourceTexts, _ index: Int, from statement: Statement, firstColumn: Int32) {
-        guard let length = texts.length(index, in: statement, firstColumn: firstColumn) else {
-            return appendTag(.null)
-        }
-        let at = reserve(11 + length)
+    /// `firstColumn`) straight into the chunk, in one pass: no `String` is made of it. Its length is written
+    /// before it is known, in as many bytes as `maximumLength` takes.
+    func append(
+        _ texts: SourceTexts, _ index: Int, maximumLength: Int, from statement: Statement, firstColumn: Int32
+    ) {
+        var width = 1
+        while maximumLength >> (7 * width) != 0 { width += 1 }
+        let at = reserve(1 + width + maximumLength)
         at.storeBytes(of: Tag.text.rawValue, as: UInt8.self)
-        let prefix = Self.writeVarint(UInt64(length), at: at + 1)
-        texts.write(index, from: statement, firstColumn: firstColumn, at: at + 1 + prefix)
-        end += 1 + prefix + length
+        let length = texts.write(index, from: statement, firstColumn: firstColumn, at: at + 1 + width)
+        Self.writeVarint(UInt64(length), at: at + 1, width: width)
+        end += 1 + width + length
     }
 
     /// A reader of the row at `position`, which is valid until its chunk is released.
@@ -183,6 +187,17 @@ final class EncodedRows {
         capacity = chunk.count
         rowStart = 0
         end = written
+    }
+
+    /// Writes `value` 7 bits a byte at `at` in exactly `width` bytes, the last groups zero where it takes fewer:
+    /// a reader of varints reads the same value.
+    private static func writeVarint(_ value: UInt64, at: UnsafeMutableRawPointer, width: Int) {
+        var rest = value
+        for index in 0..<width {
+            let group = UInt8(truncatingIfNeeded: rest & 0x7f)
+            (at + index).storeBytes(of: index < width - 1 ? group | 0x80 : group, as: UInt8.self)
+            rest >>= 7
+        }
     }
 
     /// Writes `value` 7 bits a byte at `at`; the number of bytes (at most 10).

@@ -123,9 +123,10 @@ struct RowPlan {
     /// Streams the row into `sink` slot by slot: source columns copied from `reader` as they are stored,
     /// foreign keys through `stageOneKey`, text expressions composed from the source row where ``texts`` holds
     /// for it, the other expressions from `results` (evaluated already, in `evaluated` order).
+    /// Generic over the sink, so that each row buffer's fill calls its own sink directly.
     @inline(__always)
-    func fill(
-        _ sink: any RowSink, from reader: RowReader, results: [SQLiteValue],
+    func fill<Sink: RowSink>(
+        _ sink: Sink, from reader: RowReader, results: UnsafeBufferPointer<SQLiteValue>,
         stageOneKey: (StageOneForeignKey, RowReader) -> SQLiteValue
     ) throws {
         // The reader's column of its slot 0, read once: the shape is a struct of arrays.
@@ -136,10 +137,11 @@ struct RowPlan {
             case .copy(let slot): try sink.copy(column: firstColumn + Int32(slot), of: reader.statement)
             case .foreignKey(let index): try sink.put(stageOneKey(foreignKeys[index], reader))
             case .evaluated(let index):
-                if texts.holds(index, in: reader.statement, firstColumn: firstColumn) {
-                    try sink.put(texts, index, from: reader.statement, firstColumn: firstColumn)
-                } else {
-                    try sink.put(results[index])
+                switch texts.composition(index, in: reader.statement, firstColumn: firstColumn) {
+                case .evaluated: try sink.put(results[index])
+                case .null: try sink.put(.null)
+                case .text(let maximumLength):
+                    try sink.put(texts, index, maximumLength: maximumLength, from: reader.statement, firstColumn: firstColumn)
                 }
             }
         }
@@ -148,7 +150,7 @@ struct RowPlan {
     /// The row as values: what ``fill(_:from:results:stageOneKey:)`` streams, or, without a source row, the
     /// defaults where it would read one. Only the slots filled per object are touched.
     func values(
-        from reader: RowReader?, results: [SQLiteValue], stageOneKey: (StageOneForeignKey, RowReader) -> SQLiteValue
+        from reader: RowReader?, results: UnsafeBufferPointer<SQLiteValue>, stageOneKey: (StageOneForeignKey, RowReader) -> SQLiteValue
     ) -> [SQLiteValue] {
         var values = self.values
         for (slot, fill) in perObject {

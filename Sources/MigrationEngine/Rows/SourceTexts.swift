@@ -57,49 +57,67 @@ struct SourceTexts {
         }
     }
 
+    /// What the row path writes for evaluated expression `index` in the row under `statement` (whose slot 0 is
+    /// column `firstColumn`).
+    enum Composition {
+        /// The expression's value: it has no form, or a column it reads does not hold what the form assumes.
+        case evaluated
+        /// NULL: a column it reads is NULL.
+        case null
+        /// The composed text, at most `maximumLength` bytes (``write(_:from:firstColumn:at:)``).
+        case text(maximumLength: Int)
+    }
+
     /// Whether evaluated expression `index` is composed for the row under `statement` (whose slot 0 is column
     /// `firstColumn`): it has a form, and every column it reads holds what the form assumes.
     @inline(__always)
     func holds(_ index: Int, in statement: Statement, firstColumn: Int32) -> Bool {
         guard let range = forms[index] else { return false }
-        for piece in pieces[range] {
-            switch piece.kind {
-            case .literal: continue
-            case .text:
-                let kind = statement.columnType(firstColumn + piece.start)
-                if kind != .text && kind != .null { return false }
-            case .integer:
-                let kind = statement.columnType(firstColumn + piece.start)
-                if kind != .integer && kind != .null { return false }
-            }
+        for position in range {
+            let piece = pieces[position]
+            guard piece.kind != .literal else { continue }
+            let kind = statement.columnType(firstColumn + piece.start)
+            if kind != .null && kind != (piece.kind == .text ? .text : .integer) { return false }
         }
         return true
     }
 
-    /// The byte count of composed text `index` for the current row, or nil when it is NULL. Call only where
-    /// ``holds(_:in:firstColumn:)``.
-    func length(_ index: Int, in statement: Statement, firstColumn: Int32) -> Int? {
+    /// What to write for evaluated expression `index` in the row under `statement`: each column read once for
+    /// its storage class, a text column's length read too.
+    @inline(__always)
+    func composition(_ index: Int, in statement: Statement, firstColumn: Int32) -> Composition {
+        guard let range = forms[index] else { return .evaluated }
         var length = 0
-        for piece in pieces[forms[index]!] {
+        var isNull = false
+        for position in range {
+            let piece = pieces[position]
             switch piece.kind {
             case .literal: length += Int(piece.count)
             case .text:
                 let column = firstColumn + piece.start
-                if statement.isNull(column) { return nil }
-                length += statement.withUnsafeText(column) { $0.count }
+                switch statement.columnType(column) {
+                case .null: isNull = true
+                case .text: length += statement.withUnsafeText(column) { $0.count }
+                default: return .evaluated
+                }
             case .integer:
-                let column = firstColumn + piece.start
-                if statement.isNull(column) { return nil }
-                length += Self.digitCount(statement.int64(column))
+                switch statement.columnType(firstColumn + piece.start) {
+                case .null: isNull = true
+                case .integer: length += Self.maximumDigits
+                default: return .evaluated
+                }
             }
         }
-        return length
+        return isNull ? .null : .text(maximumLength: length)
     }
 
-    /// Writes composed text `index` for the current row at `at`: the ``length(_:in:firstColumn:)`` bytes.
-    func write(_ index: Int, from statement: Statement, firstColumn: Int32, at: UnsafeMutableRawPointer) {
-        var at = at
-        for piece in pieces[forms[index]!] {
+    /// Writes composed text `index` for the current row at `at`, where ``composition(_:in:firstColumn:)`` gave
+    /// `.text`: at most its maximum length; the number of bytes written.
+    @inline(__always)
+    func write(_ index: Int, from statement: Statement, firstColumn: Int32, at start: UnsafeMutableRawPointer) -> Int {
+        var at = start
+        for position in forms[index]! {
+            let piece = pieces[position]
             switch piece.kind {
             case .literal:
                 literals.withUnsafeBytes { bytes in
@@ -115,7 +133,11 @@ struct SourceTexts {
                 at += Self.writeDigits(statement.int64(firstColumn + piece.start), at: at)
             }
         }
+        return at - start
     }
+
+    /// The most characters an `Int64` takes in decimal: 19 digits and a minus sign.
+    static let maximumDigits = 20
 
     /// The number of characters of `number` in decimal, a minus sign included: what `String(number)` makes.
     static func digitCount(_ number: Int64) -> Int {

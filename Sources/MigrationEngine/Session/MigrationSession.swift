@@ -118,7 +118,6 @@ public final class MigrationSession {
     ) throws -> ObjectID {
         let runtime = try runtimes.runtime(for: plan, entity: entity)
         let writer = runtime.writer
-        let mapping = plan.mapping
         let destination = ObjectID(
             side: .destination, entity: writer.entityNumber,
             primaryKey: writer.keys.allocate(preferred: source.primaryKey))
@@ -126,12 +125,12 @@ public final class MigrationSession {
         let reader = cursor.reader
         if plan.hasDefaultPolicy, let reader {
             // Only the engine touches the row: fill it straight from the source row.
-            try writeRow(destination, from: reader, runtime: runtime, mapping: mapping.name)
+            try writeRow(destination, from: reader, runtime: runtime, mapping: runtime.name)
             try runtime.association.associate(source: source.primaryKey, destination: destination)
             return destination
         }
-        try evaluateRow(runtime, mapping: mapping.name)
-        let values = runtime.row.values(from: reader, results: runtime.results) { objects.stageOneKey($0, from: $1) }
+        try evaluateRow(runtime, mapping: runtime.name)
+        let values = runtime.row.values(from: reader, results: UnsafeBufferPointer(runtime.results)) { objects.stageOneKey($0, from: $1) }
         objects.register(destination, values: values, writer: writer)
         try runtime.association.associate(source: source.primaryKey, destination: destination)
         return destination
