@@ -117,7 +117,8 @@ final class DestinationObjects {
     @inline(__always)
     func writeRow(_ destination: ObjectID, from reader: RowReader, runtime: MappingRuntime) throws {
         try rows.writeRow(
-            destination, writer: runtime.writer, plan: runtime.row, from: reader, results: UnsafeBufferPointer(runtime.results)
+            destination, writer: runtime.writer, plan: runtime.row, from: reader,
+            results: UnsafeBufferPointer(runtime.results)
         ) { stageOneKey($0, from: $1) }
         tally.objectsCreated += 1
     }

@@ -21,10 +21,11 @@ final class InMemoryRowBuffer: RowBuffer, RowSink {
     private let encoded: EncodedRows
     /// Every run but the one still growing.
     private var runs: [Run] = []
-    /// The run still growing; its writer is -1 while there is none. Not an optional: reading and changing an
-    /// optional run per row cost a checked access (swift_beginAccess) each time.
-    private var openRun = InMemoryRowBuffer.noRun
-    private static let noRun = Run(writer: -1, first: RowPosition(chunk: 0, offset: 0), count: 0)
+    private var openRun: Run?
+    /// The writer asked for last and its index: the rows of one writer come one after another, and reading
+    /// `writers` per row was a checked access (swift_beginAccess).
+    private var lastWriter: ObjectIdentifier?
+    private var lastIndex: Int32 = 0
     /// The writer of the row started last.
     private var rowWriter: Int32 = 0
     /// Per destination table (its ``TableKeys``), primary key → row; built only when a held row is first
@@ -46,7 +47,8 @@ final class InMemoryRowBuffer: RowBuffer, RowSink {
     var savesAtPassEnd: Bool { true }
 
     func writeRow(
-        _ object: ObjectID, writer: DestinationWriter, plan: RowPlan, from reader: RowReader, results: UnsafeBufferPointer<SQLiteValue>,
+        _ object: ObjectID, writer: DestinationWriter, plan: RowPlan, from reader: RowReader,
+        results: UnsafeBufferPointer<SQLiteValue>,
         stageOneKey: (StageOneForeignKey, RowReader) -> SQLiteValue
     ) throws {
         rowWriter = index(of: writer)
@@ -74,11 +76,11 @@ final class InMemoryRowBuffer: RowBuffer, RowSink {
     /// Ends the row started last.
     func finishRow() {
         let position = encoded.finishRow()
-        if openRun.writer == rowWriter {
-            openRun.count += 1
+        if openRun?.writer == rowWriter {
+            openRun!.count += 1
             return
         }
-        if openRun.writer >= 0 { runs.append(openRun) }
+        if let openRun { runs.append(openRun) }
         openRun = Run(writer: rowWriter, first: position, count: 1)
     }
 
@@ -103,8 +105,8 @@ final class InMemoryRowBuffer: RowBuffer, RowSink {
     func writeTransientRows() throws {}
 
     func save() throws {
-        if openRun.writer >= 0 { runs.append(openRun) }
-        openRun = Self.noRun
+        if let openRun { runs.append(openRun) }
+        openRun = nil
         let reader = HeldRunReader(rows: encoded, changed: changed)
         // Runs in the order their rows were made; one statement for each.
         for run in runs {
@@ -115,6 +117,7 @@ final class InMemoryRowBuffer: RowBuffer, RowSink {
         for edge in edges { try edge.write() }
         writers = []
         writerIndexes = [:]
+        lastWriter = nil
         encoded.removeAll()
         runs = []
         rowIndexes = [:]
@@ -126,19 +129,23 @@ final class InMemoryRowBuffer: RowBuffer, RowSink {
     }
 
     private func index(of writer: DestinationWriter) -> Int32 {
-        if openRun.writer >= 0, writers[Int(openRun.writer)] === writer { return openRun.writer }
-        if let index = writerIndexes[ObjectIdentifier(writer)] { return index }
-        let index = Int32(writers.count)
+        if lastWriter == ObjectIdentifier(writer) { return lastIndex }
+        lastWriter = ObjectIdentifier(writer)
+        if let index = writerIndexes[ObjectIdentifier(writer)] {
+            lastIndex = index
+            return index
+        }
+        lastIndex = Int32(writers.count)
         writers.append(writer)
-        writerIndexes[ObjectIdentifier(writer)] = index
-        return index
+        writerIndexes[ObjectIdentifier(writer)] = lastIndex
+        return lastIndex
     }
 
     /// Adds the rows held since the last call to `rowIndexes`.
     private func indexNewRows() {
-        let runCount = runs.count + (openRun.writer < 0 ? 0 : 1)
+        let runCount = runs.count + (openRun == nil ? 0 : 1)
         while indexedRun < runCount {
-            let run = indexedRun < runs.count ? runs[indexedRun] : openRun
+            let run = indexedRun < runs.count ? runs[indexedRun] : openRun!
             let writer = writers[Int(run.writer)]
             var position = indexedRows == 0 ? run.first : encoded.normalized(indexEnd)
             while indexedRows < run.count {

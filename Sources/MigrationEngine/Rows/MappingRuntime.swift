@@ -190,16 +190,17 @@ extension MigrationSession {
     /// row. For the default policy only. The text expressions the row composes from the source row's bytes
     /// (``RowPlan/texts``) are not evaluated.
     func writeRow(
-        _ destination: ObjectID, from reader: RowReader, runtime: MappingRuntime, mapping: String
+        _ destination: ObjectID, from reader: RowReader, runtime: MappingRuntime
     ) throws {
-        try evaluateRow(runtime, mapping: mapping, composedFrom: reader)
+        try evaluateRow(runtime, composedFrom: reader)
         try objects.writeRow(destination, from: reader, runtime: runtime)
     }
 
     /// Evaluates the expressions of `runtime`'s row for the current object into its results; with `reader`,
-    /// not those the row composes from the reader's row (``RowPlan/texts``).
+    /// not those the row composes from the reader's row (``RowPlan/texts``). An error names the runtime's
+    /// mapping (read only then: passing the name retained it per object).
     @inline(__always)
-    func evaluateRow(_ runtime: MappingRuntime, mapping: String, composedFrom reader: RowReader? = nil) throws {
+    func evaluateRow(_ runtime: MappingRuntime, composedFrom reader: RowReader? = nil) throws {
         let firstColumn = reader?.shape.column(ofSlot: 0) ?? 0
         // Each target read where it is, its expression through its evaluator: a copy of a target (what iterating
         // the array hands out) or of its compiled expression (what calling `evaluate(in:)` on it makes) retains
@@ -210,7 +211,8 @@ extension MigrationSession {
                     continue
                 }
                 runtime.results[index] = try AttributeTarget.columnValue(
-                    of: targets.baseAddress! + index, in: self, mapping: mapping, source: cursor.object?.primaryKey)
+                    of: targets.baseAddress! + index, in: self, mapping: runtime.name, source: cursor.object?.primaryKey
+                )
             }
         }
     }

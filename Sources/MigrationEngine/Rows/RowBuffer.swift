@@ -11,7 +11,8 @@ protocol RowBuffer: AnyObject {
     /// order (``RowPlan/fill(_:from:results:stageOneKey:)``) into this buffer's own sink: no `[SQLiteValue]` is
     /// made for it, and no value goes through a protocol call.
     func writeRow(
-        _ object: ObjectID, writer: DestinationWriter, plan: RowPlan, from reader: RowReader, results: UnsafeBufferPointer<SQLiteValue>,
+        _ object: ObjectID, writer: DestinationWriter, plan: RowPlan, from reader: RowReader,
+        results: UnsafeBufferPointer<SQLiteValue>,
         stageOneKey: (StageOneForeignKey, RowReader) -> SQLiteValue
     ) throws
     /// Holds the row of a new object.
@@ -111,7 +112,8 @@ final class StreamingRowBuffer: RowBuffer {
 
     /// Nothing can change a default-policy row before this buffer would write it: it goes to the batch at once.
     func writeRow(
-        _ object: ObjectID, writer: DestinationWriter, plan: RowPlan, from reader: RowReader, results: UnsafeBufferPointer<SQLiteValue>,
+        _ object: ObjectID, writer: DestinationWriter, plan: RowPlan, from reader: RowReader,
+        results: UnsafeBufferPointer<SQLiteValue>,
         stageOneKey: (StageOneForeignKey, RowReader) -> SQLiteValue
     ) throws {
         try sink.start(try writer.batchInserter(), primaryKey: object.primaryKey)

@@ -30,6 +30,9 @@ final class EncodedRows {
     private var filled: [Int] = []
     /// How many chunks from the first are released.
     private var released = 0
+    /// The index of the current chunk (-1 before the first): kept apart from `chunks`, whose reads are checked
+    /// accesses (swift_beginAccess) where this one is not, for ``finishRow()`` to read per row.
+    private var current: Int32 = -1
     /// The current chunk, its size, where its row being written starts, and where the next byte goes.
     private var base: UnsafeMutableRawPointer?
     private var capacity = 0
@@ -53,7 +56,7 @@ final class EncodedRows {
 
     /// Ends the row started last; where it is.
     func finishRow() -> RowPosition {
-        RowPosition(chunk: Int32(chunks.count - 1), offset: Int32(rowStart))
+        RowPosition(chunk: current, offset: Int32(rowStart))
     }
 
     func append(_ value: SQLiteValue) {
@@ -130,6 +133,7 @@ final class EncodedRows {
     func removeAll() {
         release(before: Int32(chunks.count))
         chunks = []
+        current = -1
         filled = []
         released = 0
         base = nil
@@ -183,6 +187,7 @@ final class EncodedRows {
             filled.append(rowStart)
         }
         chunks.append(chunk)
+        current += 1
         base = chunk.baseAddress
         capacity = chunk.count
         rowStart = 0

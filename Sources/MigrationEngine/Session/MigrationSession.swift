@@ -125,12 +125,14 @@ public final class MigrationSession {
         let reader = cursor.reader
         if plan.hasDefaultPolicy, let reader {
             // Only the engine touches the row: fill it straight from the source row.
-            try writeRow(destination, from: reader, runtime: runtime, mapping: runtime.name)
+            try writeRow(destination, from: reader, runtime: runtime)
             try runtime.association.associate(source: source.primaryKey, destination: destination)
             return destination
         }
-        try evaluateRow(runtime, mapping: runtime.name)
-        let values = runtime.row.values(from: reader, results: UnsafeBufferPointer(runtime.results)) { objects.stageOneKey($0, from: $1) }
+        try evaluateRow(runtime)
+        let values = runtime.row.values(from: reader, results: UnsafeBufferPointer(runtime.results)) {
+            objects.stageOneKey($0, from: $1)
+        }
         objects.register(destination, values: values, writer: writer)
         try runtime.association.associate(source: source.primaryKey, destination: destination)
         return destination
