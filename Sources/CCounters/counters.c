@@ -1,6 +1,7 @@
 #include "counters.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #if defined(__linux__)
@@ -75,5 +76,16 @@ void migrationbench_callgrind_dump(const char *name) {
     CALLGRIND_DUMP_STATS_AT(name);
 #else
     (void)name;
+#endif
+}
+
+void migrationbench_callgrind_dump_indexed(const char *prefix, long index) {
+#ifdef MIGRATIONBENCH_VALGRIND
+    char name[96];
+    snprintf(name, sizeof name, "%s%ld", prefix, index);
+    CALLGRIND_DUMP_STATS_AT(name);
+#else
+    (void)prefix;
+    (void)index;
 #endif
 }

@@ -1,4 +1,5 @@
 import CCounters
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -9,11 +10,17 @@ import CCounters
 /// Counts instructions of the measuring thread, phase by phase: the hardware counter where the kernel offers it,
 /// valgrind's callgrind when the process runs under it, and otherwise nothing, with the reason.
 ///
-/// Under callgrind the count is not readable from inside: ``endPhase(_:)`` asks callgrind to write the phase's
-/// part of the profile (`CALLGRIND_DUMP_STATS_AT`, named by the phase's index), and the parent process reads
+/// Under callgrind the count is not readable from inside: ``endPhase()`` asks callgrind to write the phase's
+/// part of the profile (`CALLGRIND_DUMP_STATS_AT`, named by the part's index), and the parent process reads
 /// the parts when the child has exited (see ``CallgrindParts``). ``beginPhase()`` zeroes callgrind's counts
-/// first, so that each part holds exactly one phase.
-public final class InstructionCounter {
+/// first, so that the parts of a phase hold exactly that phase.
+///
+/// A phase may have parts of its own (the profiler's segments, ``beginPart()`` and ``endPart(_:)``): under
+/// callgrind each part, and each stretch between parts, is written as a profile part of its own, and the phase is
+/// all of them (``lastPhaseParts``); with the hardware counter a part is the difference of two reads.
+///
+/// One thread measures; the state is behind a lock only so that the counter can be handed to the engine.
+public final class InstructionCounter: Sendable {
     /// How the counter counts.
     public enum Method: Sendable, Hashable {
         /// `perf_event_open`, the calling thread's user-mode instructions.
@@ -24,14 +31,34 @@ public final class InstructionCounter {
         case unavailable(String)
     }
 
+    /// The instructions of a part of a phase.
+    public enum PartInstructions: Sendable, Hashable {
+        /// Counted by the hardware counter.
+        case counted(Int)
+        /// Written by callgrind as the profile part of this index, for the parent process to read.
+        case inProfilePart(Int)
+    }
+
     /// How this counter counts.
     public let method: Method
 
     /// Whether this build can mark phases for callgrind: false when valgrind's headers (`valgrind/callgrind.h`)
     /// were missing at build time.
     public static var canMarkPhasesForCallgrind: Bool { migrationbench_has_valgrind_headers() != 0 }
-    private var start: Int64 = 0
-    private var phases = 0
+
+    private struct State {
+        /// The hardware counter's reading when the phase began.
+        var start: Int64 = 0
+        /// The index of the next profile part callgrind writes.
+        var nextPart = 0
+        /// The index of the phase's first profile part.
+        var firstPart = 0
+        /// The indices of the profile parts of the phase ended last (kept as a range: an array made as the phase
+        /// ends would be an allocation counted in it).
+        var lastPhaseParts: ClosedRange<Int>?
+    }
+
+    private let state = Mutex(State())
 
     /// A counter for the calling thread: callgrind when running under valgrind, else the hardware counter, else
     /// unavailable with the reason.
@@ -71,35 +98,83 @@ public final class InstructionCounter {
         return nil
     }
 
+    /// Under callgrind, the indices of the profile parts that hold the phase ended last (its parts and the stretches
+    /// between them); nil otherwise.
+    public var lastPhaseParts: [Int]? { state.withLock { $0.lastPhaseParts }.map(Array.init) }
+
     /// Starts a phase.
     public func beginPhase() {
         switch method {
-        case .hardware(let fd): start = migrationbench_instructions_read(fd)
-        case .callgrind: migrationbench_callgrind_zero()
+        case .hardware(let fd):
+            let reading = migrationbench_instructions_read(fd)
+            state.withLock { $0.start = reading }
+        case .callgrind:
+            state.withLock { $0.firstPart = $0.nextPart }
+            migrationbench_callgrind_zero()
         case .unavailable: break
         }
     }
 
     /// Ends a phase: its instructions from the hardware counter; under callgrind nil, the count being written
-    /// as the profile part named ``CallgrindParts/partName(_:)`` of the phase's index (from 0).
+    /// as the profile parts ``lastPhaseParts``.
     public func endPhase() -> Int? {
-        defer { phases += 1 }
         switch method {
         case .hardware(let fd):
             let end = migrationbench_instructions_read(fd)
+            let start = state.withLock { $0.start }
             return end >= 0 && start >= 0 ? Int(end - start) : nil
         case .callgrind:
-            migrationbench_callgrind_dump(CallgrindParts.partName(phases))
+            let index = dumpPart()
+            state.withLock { $0.lastPhaseParts = $0.firstPart...index }
             return nil
         case .unavailable: return nil
         }
+    }
+
+    /// Starts a part of the phase under way: returns the hardware counter's reading, for ``endPart(_:)``; under
+    /// callgrind the instructions since the phase's start or its last part are written as a part of the phase
+    /// that belongs to none of its parts.
+    public func beginPart() -> Int64 {
+        switch method {
+        case .hardware(let fd): return migrationbench_instructions_read(fd)
+        case .callgrind: _ = dumpPart()
+        case .unavailable: break
+        }
+        return 0
+    }
+
+    /// Ends the part begun when the hardware counter read `start` (``beginPart()``): its instructions, or nil when
+    /// they cannot be counted.
+    public func endPart(_ start: Int64) -> PartInstructions? {
+        switch method {
+        case .hardware(let fd):
+            let end = migrationbench_instructions_read(fd)
+            return end >= 0 && start >= 0 ? .counted(Int(end - start)) : nil
+        case .callgrind: return .inProfilePart(dumpPart())
+        case .unavailable: return nil
+        }
+    }
+
+    /// Has callgrind write the counts since the last zero or dump as the next profile part; its index.
+    private func dumpPart() -> Int {
+        let index = state.withLock { state in
+            defer { state.nextPart += 1 }
+            return state.nextPart
+        }
+        // A string literal's bytes end with a NUL: the prefix goes to C as it is, with no copy.
+        let prefix = UnsafeRawPointer(CallgrindParts.prefix.utf8Start).assumingMemoryBound(to: CChar.self)
+        migrationbench_callgrind_dump_indexed(prefix, index)
+        return index
     }
 }
 
 /// Reads the instruction counts of a child's phases from the profile parts callgrind wrote for them.
 public enum CallgrindParts {
-    /// The name of the part of phase `index` (from 0).
-    public static func partName(_ index: Int) -> String { "migrationbench-phase-\(index)" }
+    /// The name of the profile part of index `index` (from 0).
+    public static func partName(_ index: Int) -> String { "\(prefix)\(index)" }
+
+    /// What every part's name starts with, before its index.
+    static let prefix: StaticString = "migrationbench-phase-"
 
     /// The bytes of each phase's parts, by index, over every thread's file: callgrind writes them from inside the
     /// measured process when the phase ends, so they are among the phase's bytes written (`wchar`) and must come

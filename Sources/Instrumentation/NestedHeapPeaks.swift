@@ -17,7 +17,10 @@ public final class NestedHeapPeaks: Sendable {
     private struct State {
         /// The thread's net allocation at the last reset of its peak.
         var netAtReset = 0
-        var open: [Int: (start: Int, peak: Int)] = [:]
+        /// The measurements open, oldest first: a few at most (a phase, a part inside it), so an array, raised in
+        /// place by index (a dictionary mutated while iterated is copied first: an allocation at every fold, made
+        /// between the profiler's parts, which made its allocation reads miss their shortcut).
+        var open: [(token: Int, start: Int, peak: Int)] = []
         var nextToken = 0
         var onlyMeasurement: Int?
     }
@@ -43,7 +46,7 @@ public final class NestedHeapPeaks: Sendable {
             fold(&state)
             heap.resetThreadPeak()
             state.netAtReset = heap.threadNetBytes() ?? 0
-            state.open[token] = (state.netAtReset, state.netAtReset)
+            state.open.append((token, state.netAtReset, state.netAtReset))
             return token
         }
     }
@@ -58,7 +61,8 @@ public final class NestedHeapPeaks: Sendable {
                 return heap.threadPeakBytes()
             }
             fold(&state)
-            guard let level = state.open.removeValue(forKey: token) else { return nil }
+            guard let index = state.open.firstIndex(where: { $0.token == token }) else { return nil }
+            let level = state.open.remove(at: index)
             return max(level.peak - level.start, 0)
         }
     }
@@ -67,6 +71,6 @@ public final class NestedHeapPeaks: Sendable {
     private func fold(_ state: inout State) {
         guard !state.open.isEmpty, let growth = heap.threadPeakBytes() else { return }
         let highest = state.netAtReset + growth
-        for (token, level) in state.open where level.peak < highest { state.open[token]?.peak = highest }
+        for index in state.open.indices where state.open[index].peak < highest { state.open[index].peak = highest }
     }
 }

@@ -74,7 +74,9 @@ public struct BreakdownPart: Sendable, Hashable, Codable {
     public var edgesMade: Int
     /// How far the heap grew above the part's start at most; nil when unavailable.
     public var heapPeakGrowthBytes: Statistic?
-    /// The deterministic counts measured (allocations, allocated bytes, SQLite steps and pages), keyed by metric.
+    /// The deterministic counts measured (allocations, allocated bytes, SQLite steps and pages, and instructions
+    /// when counted: under `--instructions`), keyed by metric; a stage's `unattributed` part carries the stage
+    /// phase's counts less those of its other parts.
     public var counts: [String: Statistic]
     /// A custom policy's callbacks, with their time.
     public var callbacks: [CallbackBreakdown]

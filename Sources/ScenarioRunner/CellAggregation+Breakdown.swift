@@ -81,12 +81,16 @@ extension CellAggregation {
                     attributedSeconds: Statistic(samples: attributed).median,
                     accounted: Statistic(samples: zip(attributed, walls).map { $1 > 0 ? $0 / $1 : 1 }).median))
             // What the stage's phase took beyond its parts (the profiler's own reads are one of them): code between
-            // parts.
+            // parts. Its counts are the phase's less its segments', where both were counted: the instructions and
+            // allocations of the code between parts, the profiler's own reads among them (timed as a part of their
+            // own, counted here).
             let rest = zip(walls, attributed).map { max($0 - $1, 0) }
-            parts.append(
-                stepPart(
-                    phase.name, work: "unattributed", wall: Statistic(samples: rest), phase: nil,
-                    stepSeconds: wall.median))
+            var restPart = stepPart(
+                phase.name, work: "unattributed", wall: Statistic(samples: rest), phase: nil, stepSeconds: wall.median)
+            restPart.counts = restCounts(
+                samplePhases.compactMap { $0[phase.name]?.counts },
+                segments: perSample.map { parts in parts.filter { $0.key.phase == phase.name }.map(\.value) })
+            parts.append(restPart)
         }
         // The phase meter's own reads and resets between the step's phases: outside every phase, inside the step.
         if samples.allSatisfy({ $0.meterSeconds.count == $0.stepSeconds.count }) {
@@ -111,10 +115,7 @@ extension CellAggregation {
     private static func stepPart(
         _ name: String, work: String, wall: Statistic, phase: Phase?, stepSeconds: Double
     ) -> BreakdownPart {
-        let metrics: Set = [
-            MetricDefinition.allocations.key, MetricDefinition.allocatedBytes.key, MetricDefinition.sqliteSteps.key,
-            MetricDefinition.sqlitePagesRead.key, MetricDefinition.sqlitePagesWritten.key,
-        ]
+        let metrics = Set(segmentCounts.map(\.metric.key))
         return BreakdownPart(
             phase: name, mapping: nil, work: work, wallSeconds: wall, userSeconds: phase?.userSeconds,
             systemSeconds: phase?.systemSeconds, rowsRead: 0, objectsCreated: 0, edgesMade: 0,
@@ -131,11 +132,7 @@ extension CellAggregation {
         let first = segments[0]
         let wall = statistic(\.wallSeconds)
         var counts: [String: Statistic] = [:]
-        let measured: [(MetricDefinition, (ProfileSegment) -> Int?)] = [
-            (.allocations, \.allocations), (.allocatedBytes, \.allocatedBytes), (.sqliteSteps, \.sqliteSteps),
-            (.sqlitePagesRead, \.sqlitePagesRead), (.sqlitePagesWritten, \.sqlitePagesWritten),
-        ]
-        for (metric, value) in measured where segments.allSatisfy({ value($0) != nil }) {
+        for (metric, value) in segmentCounts where segments.allSatisfy({ value($0) != nil }) {
             counts[metric.key] = statistic { Double(value($0) ?? 0) }
         }
         let callbacks = first.callbacks.map { callback in
@@ -156,6 +153,35 @@ extension CellAggregation {
             share: stepSeconds > 0 ? wall.median / stepSeconds : 0)
     }
 
+    /// The deterministic counts a segment carries, where measured, by metric.
+    private static let segmentCounts: [(metric: MetricDefinition, value: @Sendable (ProfileSegment) -> Int?)] = [
+        (.allocations, \.allocations), (.allocatedBytes, \.allocatedBytes), (.sqliteSteps, \.sqliteSteps),
+        (.sqlitePagesRead, \.sqlitePagesRead), (.sqlitePagesWritten, \.sqlitePagesWritten),
+        (.instructions, \.instructions),
+    ]
+
+    /// The counts of a stage's phase beyond its segments, per repetition (`phases` and `segments` in the same
+    /// order), for each count measured in every phase and every segment.
+    private static func restCounts(_ phases: [[String: Int]], segments: [[ProfileSegment]]) -> [String: Statistic] {
+        guard !phases.isEmpty, phases.count == segments.count else { return [:] }
+        var counts: [String: Statistic] = [:]
+        for (metric, value) in segmentCounts {
+            // The profiler's own reads are timed, not counted: a segment without a count spoils the difference
+            // unless it is one of those.
+            let rests = zip(phases, segments).map { phase, segments -> Double? in
+                guard let total = phase[metric.key] else { return nil }
+                var inSegments = 0
+                for segment in segments where segment.work != MigrationProfiler.ownWork {
+                    guard let count = value(segment) else { return nil }
+                    inSegments += count
+                }
+                return Double(total - inSegments)
+            }
+            if rests.allSatisfy({ $0 != nil }) { counts[metric.key] = Statistic(samples: rests.map { $0 ?? 0 }) }
+        }
+        return counts
+    }
+
     /// Two segments of one part in one repetition as one: figures added up, the higher heap peak.
     private static func adding(_ a: ProfileSegment, _ b: ProfileSegment) -> ProfileSegment {
         func sum<T: AdditiveArithmetic>(_ x: T?, _ y: T?) -> T? { x.flatMap { x in y.map { x + $0 } } }
@@ -172,6 +198,7 @@ extension CellAggregation {
         total.sqliteSteps += b.sqliteSteps
         total.sqlitePagesRead += b.sqlitePagesRead
         total.sqlitePagesWritten += b.sqlitePagesWritten
+        total.instructions = sum(a.instructions, b.instructions)
         var callbacks = Dictionary(uniqueKeysWithValues: a.callbacks.map { ($0.callback, $0) })
         for callback in b.callbacks {
             callbacks[callback.callback, default: PolicyCallbackTime(callback: callback.callback, calls: 0, seconds: 0)]

@@ -72,9 +72,10 @@ public struct CellSample: Sendable, Hashable, Codable {
     /// (``PhaseMeter/ownSeconds``).
     public var meterSeconds: [Double] = []
 
-    /// Fills in the instructions of every phase from callgrind's profile parts (see ``CallgrindParts``), or
-    /// records why they are missing; and takes out of each phase's bytes written the bytes of its parts, `dumped`
-    /// by index, which callgrind wrote from inside the process when the phase ended (``CallgrindParts/dumpedBytes(inFiles:)``).
+    /// Fills in the instructions of every phase and of every segment of the profile from callgrind's profile parts
+    /// (see ``CallgrindParts``), or records why they are missing; and takes out of each phase's bytes written the
+    /// bytes of its parts, `dumped` by index, which callgrind wrote from inside the process as the phase went
+    /// (``CallgrindParts/dumpedBytes(inFiles:)``).
     public mutating func addInstructions(_ parts: [Int: Int], method: String, dumped: [Int: Int] = [:]) {
         let key = MetricDefinition.instructions.key
         func fill(_ phase: inout PhaseSample) -> Bool {
@@ -86,6 +87,10 @@ public struct CellSample: Sendable, Hashable, Codable {
         }
         var complete = fill(&total)
         for index in phases.indices { complete = fill(&phases[index]) && complete }
+        for index in profile?.segments.indices ?? 0..<0 {
+            guard let part = profile?.segments[index].instructionPart else { continue }
+            profile?.segments[index].instructions = parts[part]
+        }
         // Valgrind writes a little more than its parts besides (about 100 to 300 bytes a phase, not the same in
         // every run): bytes written under it compare only with bytes written under it.
         let written = MetricDefinition.bytesWritten.key
@@ -162,7 +167,9 @@ public struct CellExecution {
         let (objects, edges) = try makeSource(at: source, setup: setup, meter: meter)
 
         var migrator = try setup.migrator()
-        let profiler = spec.breakdown ? MigrationProfiler(heap: heap, peaks: meter.heapPeaks) : nil
+        let profiler =
+            spec.breakdown
+            ? MigrationProfiler(heap: heap, peaks: meter.heapPeaks, instructions: meter.instructions) : nil
         migrator.profiler = profiler
         var profile = MigrationProfile()
         var stepSeconds: [Double] = []
@@ -281,6 +288,7 @@ public struct CellExecution {
     ) throws -> [PhaseSample] {
         let first = meter.samples.count
         var part = ""
+        var stage: (pass: Int, stage: MigrationProgress.Stage)?
         meter.begin("prepare", group: step.name)
         part = "prepare"
         try migrator.migrateStore(at: path, to: step.to) { progress in
@@ -290,6 +298,11 @@ public struct CellExecution {
             case .replacing, .finished: name = "seal and swap"
             case .migrating:
                 if let detail = progress.stepProgress {
+                    // Reported every few thousand objects and at every entity mapping: the phase's name is made
+                    // only when the stage changes (a string made per report is an allocation inside the
+                    // profiler's parts, or between them, where it costs the next part's allocation read).
+                    if let stage, stage.pass == detail.pass, stage.stage == detail.stage { return }
+                    stage = (detail.pass, detail.stage)
                     name = Self.phaseName(pass: detail.pass, stage: detail.stage.rawValue)
                 } else if step.kind == .lightweight {
                     name = InPlaceMigration.stage

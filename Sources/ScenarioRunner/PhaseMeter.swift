@@ -78,8 +78,8 @@ public final class PhaseMeter {
     private let heap: any HeapStatistics
     /// The thread's heap peaks, shared with measurements made inside a phase (``MigrationProfiler``).
     public let heapPeaks: NestedHeapPeaks
-    private let instructions = InstructionCounter()
-    private var parts = 0
+    /// The thread's instruction counter, shared with measurements made inside a phase (``MigrationProfiler``).
+    public let instructions = InstructionCounter()
     private let clock = ContinuousClock()
     private var current: (name: String, group: String?, start: Start)?
     /// The phases measured so far, in order.
@@ -193,8 +193,7 @@ public final class PhaseMeter {
             sample.counts[MetricDefinition.allocatedBytes.key] = allocations.bytes - before.bytes
         }
         sample.counts[MetricDefinition.instructions.key] = instructionCount
-        if case .callgrind = instructions.method { sample.instructionParts = [parts] }
-        parts += 1
+        sample.instructionParts = instructions.lastPhaseParts
         samples.append(sample)
         return sample
     }

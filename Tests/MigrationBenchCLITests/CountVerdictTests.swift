@@ -131,6 +131,39 @@ struct CountVerdictTests {
             #expect(abs(current / before - 1) < 0.05, "\(written)")
             let summary = try String(contentsOfFile: "\(out)/latest/summary.md", encoding: .utf8)
             #expect(summary.contains("timed under valgrind"), "\(summary)")
+            try expectInstructionsPerPart(cell)
         }
+    }
+
+    /// Under callgrind every part of the breakdown carries its instructions, except the parts timed by the wall
+    /// clock alone; none is negative (a segment's profile part outside its stage's phase would make the stage's
+    /// rest negative); and a stage's parts, its rest included, add up to the stage's phase, repetition by
+    /// repetition.
+    private func expectInstructionsPerPart(_ cell: [String: Any]) throws {
+        func samples(_ counts: Any?) -> [Double]? {
+            ((counts as? [String: Any])?["instructions"] as? [String: Any])?["samples"] as? [Double]
+        }
+        let phases = try #require(cell["phases"] as? [[String: Any]])
+        let steps = try #require(cell["breakdown"] as? [[String: Any]])
+        let timedOnly: Set = ["the phase meter's own reads", "the profiler's own reads"]
+        var stagesChecked = 0
+        for step in steps {
+            let parts = try #require(step["parts"] as? [[String: Any]])
+            var byPhase: [String: [Double]] = [:]
+            for part in parts where !timedOnly.contains(part["work"] as? String ?? "") {
+                let counted = try #require(samples(part["counts"]), "no instructions: \(part)")
+                #expect(counted.allSatisfy { $0 >= 0 }, "\(part)")
+                if part["mapping"] != nil { #expect(counted.allSatisfy { $0 > 0 }, "\(part)") }
+                let phase = try #require(part["phase"] as? String)
+                byPhase[phase] = zip(byPhase[phase] ?? counted.map { _ in 0 }, counted).map { $0 + $1 }
+            }
+            for stage in try #require(step["stages"] as? [[String: Any]]) {
+                let name = try #require(stage["phase"] as? String)
+                let phase = try #require(phases.first { $0["name"] as? String == name && $0["group"] != nil })
+                #expect(byPhase[name] == samples(phase["counts"]), "\(name)")
+                stagesChecked += 1
+            }
+        }
+        #expect(stagesChecked >= 3)
     }
 }

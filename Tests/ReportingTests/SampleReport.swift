@@ -121,7 +121,13 @@ enum SampleReport {
                 systemSeconds: work == "unattributed" ? nil : statistic(seconds * 0.05), rowsRead: rows,
                 objectsCreated: mapping == nil ? 0 : rows, edgesMade: rows / 2,
                 heapPeakGrowthBytes: work == "unattributed" ? nil : statistic(Double(rows) * 120),
-                counts: ["sqliteSteps": statistic(Double(rows * 3))], callbacks: callbacks, hint: hint, share: share)
+                counts: work == "unattributed"
+                    ? ["sqliteSteps": statistic(Double(rows * 3))]
+                    : [
+                        "sqliteSteps": statistic(Double(rows * 3)), "allocations": statistic(Double(rows * 2 + 7)),
+                        "instructions": statistic(Double(rows * 4_100 + 90_000)),
+                    ],
+                callbacks: callbacks, hint: hint, share: share)
         }
         let heavyweight = StepBreakdown(
             step: "step S1→S2", wallSeconds: statistic(1.0), accounted: statistic(0.991),

@@ -25,4 +25,8 @@ void migrationbench_callgrind_zero(void);
 // whose description names `name`, then zeroed.
 void migrationbench_callgrind_dump(const char *name);
 
+// The same with the name `prefix` followed by `index` in decimal, formatted on the stack: a part dumped between
+// two segments of the profiler must not allocate (an allocation there would be counted in the next one).
+void migrationbench_callgrind_dump_indexed(const char *prefix, long index);
+
 #endif

@@ -130,6 +130,11 @@ struct ProfileCommand: ParsableCommand {
     @Option(name: .long, help: "The costliest parts of each step to print, with their share and cause.")
     var top = 5
 
+    @Flag(
+        name: .long,
+        help: "Count instructions under valgrind's callgrind, phase by phase and part by part (20 to 50 times slower).")
+    var instructions = false
+
     @Option(name: .long, help: ArgumentHelp("The reports folder.", valueName: "dir"))
     var out = "Reports"
 
@@ -197,8 +202,10 @@ struct ProfileCommand: ParsableCommand {
             try yaml.write(toFile: file, atomically: true, encoding: .utf8)
             defer { try? FileManager.default.removeItem(atPath: file) }
             let scenario = try ScenarioLoader.load(path: file)
+            var runOptions = RunOptions(quick: true)
+            runOptions.instructions = instructions
             let report = try ReportRun(out: out, baseline: nil).run(
-                scenarios: [scenario], options: RunOptions(quick: true),
+                scenarios: [scenario], options: runOptions,
                 command: ["profile"] + CommandLine.arguments.dropFirst(2))
             if top > 0 { print(BreakdownText.render(report, top: top), terminator: "") }
             exitCode = Int32(report.verdict.exitCode)

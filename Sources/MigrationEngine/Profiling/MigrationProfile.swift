@@ -36,6 +36,12 @@ public struct ProfileSegment: Sendable, Hashable, Codable {
     public var sqlitePagesRead: Int
     /// Pages written by SQLite.
     public var sqlitePagesWritten: Int
+    /// Instructions of the measuring thread, where counted: by the hardware counter, or under callgrind from the
+    /// profile part ``instructionPart`` once the process has exited; nil where not counted.
+    public var instructions: Int? = nil
+    /// Under callgrind: the index of the profile part that holds the segment's instructions (see
+    /// `CallgrindParts`), which the parent process reads into ``instructions``.
+    public var instructionPart: Int? = nil
     /// The policy's callbacks, for a mapping with a custom policy: time and calls of each.
     public var callbacks: [PolicyCallbackTime]
     /// Why this part costs what it does, where the engine knows: `policy callbacks`, `to-many key path`, …

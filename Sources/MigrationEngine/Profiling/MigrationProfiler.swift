@@ -20,6 +20,7 @@ import Synchronization
 public final class MigrationProfiler: Sendable {
     private let heap: (any HeapStatistics)?
     private let peaks: NestedHeapPeaks?
+    private let instructions: InstructionCounter?
     private let recorded = Mutex(Recorded())
 
     fileprivate struct Recorded {
@@ -27,6 +28,18 @@ public final class MigrationProfiler: Sendable {
         var step = 1
         /// The index of each stage's segment of the profiler's own reads, keyed by step, pass and stage.
         var ownSegments: [OwnKey: Int] = [:]
+        /// The segments whose policy callbacks were timed, with their tally and the policy's name: their
+        /// ``ProfileSegment/callbacks`` and hint are made when the profile is read, not as each segment ends.
+        var timedCallbacks: [(segment: Int, tally: PolicyCallbackTally, policy: String?)] = []
+
+        /// Room made at the start for the segments of a typical step, so that recording one does not grow the
+        /// array between parts (an allocation there makes the next part's allocation read refresh jemalloc's
+        /// statistics).
+        init() {
+            profile.segments.reserveCapacity(256)
+            ownSegments.reserveCapacity(16)
+            timedCallbacks.reserveCapacity(64)
+        }
     }
 
     fileprivate struct OwnKey: Hashable {
@@ -40,14 +53,32 @@ public final class MigrationProfiler: Sendable {
     public static let ownWork = "the profiler's own reads"
 
     /// A profiler; `heap` and `peaks` (shared with any measurement around the migration) give the heap
-    /// figures, which are nil (unavailable) without them.
-    public init(heap: (any HeapStatistics)? = nil, peaks: NestedHeapPeaks? = nil) {
+    /// figures, which are nil (unavailable) without them; `instructions` (the counter of the phases around the
+    /// migration, whose parts the segments become) gives each segment's instructions, which are nil without it.
+    public init(
+        heap: (any HeapStatistics)? = nil, peaks: NestedHeapPeaks? = nil, instructions: InstructionCounter? = nil
+    ) {
         self.heap = heap
         self.peaks = peaks
+        self.instructions = instructions
     }
 
     /// What was measured so far.
-    public var profile: MigrationProfile { recorded.withLock { $0.profile } }
+    public var profile: MigrationProfile {
+        recorded.withLock { recorded in
+            var profile = recorded.profile
+            for (index, tally, policy) in recorded.timedCallbacks {
+                let callbacks = tally.times
+                profile.segments[index].callbacks = callbacks
+                if let busiest = callbacks.max(by: { $0.seconds < $1.seconds }), busiest.seconds > 0 {
+                    let calls = Self.grouped(busiest.calls)
+                    profile.segments[index].hint =
+                        "policy \(policy ?? "its policy"): \(busiest.callback) called \(calls) times"
+                }
+            }
+            return profile
+        }
+    }
 
     /// Forgets what was measured, for the next migration.
     public func reset() {
@@ -69,6 +100,8 @@ public final class MigrationProfiler: Sendable {
         let sqlite: SQLiteWork
         let allocations: (count: Int, bytes: Int)?
         let peak: Int?
+        /// The instruction counter's reading (``InstructionCounter/beginPart()``), when instructions are counted.
+        let instructions: Int64?
         let work: Work
     }
 
@@ -96,40 +129,46 @@ public final class MigrationProfiler: Sendable {
         let allocations = heap?.threadAllocations()
         let sqlite = SQLiteWork.current()
         let usage = ResourceUsage.current()
+        let reading = instructions?.beginPart()
         let instant = MonotonicClock.nanoseconds()
         return Start(
             instant: instant, ownNanoseconds: instant &- entered, usage: usage, sqlite: sqlite,
-            allocations: allocations, peak: peak, work: work)
+            allocations: allocations, peak: peak, instructions: reading, work: work)
     }
 
-    /// Records the segment begun at `start`, now that the session counts `work`; `callbacks`, and `hint` from
-    /// them, are worked out once the segment has ended, as the profiler's own work.
+    /// Records the segment begun at `start`, now that the session counts `work`, with the policy callbacks timed
+    /// in it (`callbacks`, of the policy `policy`): a segment with timed callbacks is hinted by its busiest one,
+    /// when the profile is read; any other by `hint`, worked out once the segment has ended, as the profiler's own
+    /// work (it must not allocate: an allocation between segments costs the next one's allocation read a refresh
+    /// of jemalloc's statistics).
     func end(
-        _ start: Start, at place: Place, work: Work, callbacks: @autoclosure () -> [PolicyCallbackTime],
-        hint: ([PolicyCallbackTime]) -> String?
+        _ start: Start, at place: Place, work: Work, callbacks: PolicyCallbackTally = PolicyCallbackTally(),
+        policy: String? = nil, hint: () -> String?
     ) {
         let end = MonotonicClock.nanoseconds()
+        let instructions = start.instructions.flatMap { self.instructions?.endPart($0) }
         let usage = ResourceUsage.current()
         let sqlite = SQLiteWork.current()
         let allocations = heap?.threadAllocations()
         let growth = start.peak.flatMap { peaks?.end($0) }
-        let callbacks = callbacks()
-        let hint = hint(callbacks)
+        let timed = !callbacks.isEmpty
+        let hint = timed ? nil : hint()
+        var segment = ProfileSegment(
+            step: 0, pass: place.pass, stage: place.stage, mapping: place.mapping, work: place.work,
+            wallSeconds: Double(end &- start.instant) * 1e-9,
+            userSeconds: usage.userSeconds - start.usage.userSeconds,
+            systemSeconds: usage.systemSeconds - start.usage.systemSeconds, rowsRead: work.rows - start.work.rows,
+            objectsCreated: work.objects - start.work.objects, edgesMade: work.edges - start.work.edges,
+            heapPeakGrowthBytes: growth, allocations: zip(start.allocations, allocations) { $1.count - $0.count },
+            allocatedBytes: zip(start.allocations, allocations) { $1.bytes - $0.bytes },
+            sqliteSteps: sqlite.steps - start.sqlite.steps, sqlitePagesRead: sqlite.pagesRead - start.sqlite.pagesRead,
+            sqlitePagesWritten: sqlite.pagesWritten - start.sqlite.pagesWritten, callbacks: [], hint: hint)
+        segment.instructions = instructions?.counted
+        segment.instructionPart = instructions?.profilePart
         recorded.withLock { recorded in
-            recorded.profile.segments.append(
-                ProfileSegment(
-                    step: recorded.step, pass: place.pass, stage: place.stage, mapping: place.mapping,
-                    work: place.work, wallSeconds: Double(end &- start.instant) * 1e-9,
-                    userSeconds: usage.userSeconds - start.usage.userSeconds,
-                    systemSeconds: usage.systemSeconds - start.usage.systemSeconds,
-                    rowsRead: work.rows - start.work.rows, objectsCreated: work.objects - start.work.objects,
-                    edgesMade: work.edges - start.work.edges, heapPeakGrowthBytes: growth,
-                    allocations: zip(start.allocations, allocations) { $1.count - $0.count },
-                    allocatedBytes: zip(start.allocations, allocations) { $1.bytes - $0.bytes },
-                    sqliteSteps: sqlite.steps - start.sqlite.steps,
-                    sqlitePagesRead: sqlite.pagesRead - start.sqlite.pagesRead,
-                    sqlitePagesWritten: sqlite.pagesWritten - start.sqlite.pagesWritten, callbacks: callbacks,
-                    hint: hint))
+            segment.step = recorded.step
+            if timed { recorded.timedCallbacks.append((recorded.profile.segments.count, callbacks, policy)) }
+            recorded.profile.segments.append(segment)
             let own = Double(start.ownNanoseconds &+ (MonotonicClock.nanoseconds() &- end)) * 1e-9
             recorded.addOwnTime(own, pass: place.pass, stage: place.stage)
         }
@@ -143,7 +182,7 @@ public final class MigrationProfiler: Sendable {
         let start = begin(.none)
         do {
             let result = try body()
-            end(start, at: place, work: work(result), callbacks: [], hint: { _ in nil })
+            end(start, at: place, work: work(result), hint: { nil })
             return result
         } catch {
             abandon(start)
@@ -173,6 +212,17 @@ public final class MigrationProfiler: Sendable {
                 }
             }
         }
+    }
+
+    /// `9,170`: a count with thousands separators, whatever the locale.
+    static func grouped(_ value: Int) -> String {
+        var digits = String(value)
+        var index = digits.count - 3
+        while index > 0 {
+            digits.insert(",", at: digits.index(digits.startIndex, offsetBy: index))
+            index -= 3
+        }
+        return digits
     }
 
     /// `text` on one line, whitespace folded, cut at ``StatementTime/textLimit`` characters with `…`.
@@ -206,4 +256,18 @@ extension MigrationProfiler.Recorded {
 private func zip<A, B, R>(_ first: A?, _ second: B?, _ combine: (A, B) -> R) -> R? {
     guard let first, let second else { return nil }
     return combine(first, second)
+}
+
+extension InstructionCounter.PartInstructions {
+    /// The count, when the hardware counter counted it.
+    fileprivate var counted: Int? {
+        if case .counted(let count) = self { return count }
+        return nil
+    }
+
+    /// The profile part that holds the count, under callgrind.
+    fileprivate var profilePart: Int? {
+        if case .inProfilePart(let index) = self { return index }
+        return nil
+    }
 }

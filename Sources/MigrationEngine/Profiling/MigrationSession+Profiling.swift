@@ -36,10 +36,10 @@ extension MigrationSession {
         guard let profiler, let start else { return }
         let place = MigrationProfiler.Place(
             pass: pass + 1, stage: stage.rawValue, mapping: plan?.mapping.name, work: work)
-        // The callbacks and the hint are worked out after the segment's end, as the profiler's own work.
+        // The hint is worked out after the segment's end, as the profiler's own work.
         profiler.end(
-            start, at: place, work: profiledWork, callbacks: callbackTimes.times,
-            hint: { callbacks in hint ?? plan.flatMap { self.hint(for: $0, stage: stage, callbacks: callbacks) } })
+            start, at: place, work: profiledWork, callbacks: callbackTimes, policy: plan?.mapping.policy,
+            hint: { hint ?? plan.flatMap { self.hint(for: $0, stage: stage) } })
     }
 
     /// Runs the policy callback `callback` of `plan`, timing it when the migration is profiled and the policy is
@@ -59,57 +59,61 @@ extension MigrationSession {
         MigrationProfiler.Work(rows: cursor.rowsRead, objects: tally.objectsCreated, edges: tally.edgesWritten)
     }
 
-    /// Why `plan`'s part of `stage` costs what it does, where the engine knows: its policy's callbacks, an
-    /// expression that walks a to-many relationship for every object, or rows made one by one where streaming
-    /// storage could have made them in SQL.
-    private func hint(
-        for plan: CompiledEntityMappingPlan, stage: MigrationProgress.Stage, callbacks: [PolicyCallbackTime]
-    ) -> String? {
-        if let busiest = callbacks.max(by: { $0.seconds < $1.seconds }), busiest.seconds > 0 {
-            let policy = plan.mapping.policy ?? "its policy"
-            return "policy \(policy): \(busiest.callback) called \(Self.grouped(busiest.calls)) times"
+    /// Works out, when the migration is profiled, the hints that the mapping models alone decide (an expression
+    /// that walks a to-many key path), once as the session opens: worked out as each part ends, their strings
+    /// and arrays were allocations between parts, and each made the profiler's next allocation read refresh
+    /// jemalloc's statistics (about 450,000 instructions).
+    func prepareHints() {
+        guard profiler != nil else { return }
+        for plan in passes.flatMap(\.mappings) {
+            let name = plan.mapping.name
+            profileHints.createInstances[name] = toManyKeyPath(in: plan).map { property, path in
+                "to-many key path \(path) evaluated per object for \(property)"
+            }
+            profileHints.createRelationships[name] = toManyKeyPath(in: plan, relationships: true).map {
+                property, path in "to-many key path \(path) evaluated per object for \(property)"
+            }
+            if !plan.hasDefaultPolicy {
+                profileHints.runAsSQL[name] =
+                    "policy \(plan.mapping.policy ?? "its policy") run as SQL: one INSERT … SELECT per range of "
+                    + "source keys, no callback per object"
+            }
         }
+    }
+
+    /// Why `plan`'s part of `stage` costs what it does, where the engine knows and no policy callback was timed
+    /// in it (the profiler hints those by their busiest callback): an expression that walks a to-many
+    /// relationship for every object, or rows made one by one where streaming storage could have made them in SQL.
+    private func hint(for plan: CompiledEntityMappingPlan, stage: MigrationProgress.Stage) -> String? {
         switch stage {
         case .createInstances:
-            if let (property, path) = toManyKeyPath(in: plan) {
-                return "to-many key path \(path) evaluated per object for \(property)"
-            }
+            if let hint = profileHints.createInstances[plan.mapping.name] { return hint }
             if !plan.hasDefaultPolicy, tally.mappingsRunInSQL.contains(plan.mapping.name) {
-                let policy = plan.mapping.policy ?? "its policy"
-                return "policy \(policy) run as SQL: one INSERT … SELECT per range of source keys, "
-                    + "no callback per object"
+                return profileHints.runAsSQL[plan.mapping.name]
             }
             if options.storage == .streaming, options.rendersRowsInSQL, plan.mapping.kind != .remove,
                 !tally.mappingsRunInSQL.contains(plan.mapping.name)
             {
-                return "made row by row: " + (plan.hasDefaultPolicy ? "an expression SQL cannot compute" : "a policy")
+                return plan.hasDefaultPolicy
+                    ? "made row by row: an expression SQL cannot compute" : "made row by row: a policy"
             }
             return nil
         case .createRelationships:
-            if let (property, path) = toManyKeyPath(in: plan, relationships: true) {
-                return "to-many key path \(path) evaluated per object for \(property)"
-            }
-            let doneInStageOne = Set(((try? runtimes.stageOneForeignKeys(for: plan)) ?? []).map(\.name))
-            let evaluated = plan.relationships.filter { $0.writesEdges && !doneInStageOne.contains($0.name) }.map(
-                \.name)
-            guard !evaluated.isEmpty, plan.mapping.sourceEntity.map({ cursor.objectCounts[$0] ?? 0 }) ?? 0 > 0 else {
-                return nil
-            }
-            return "relationship mappings evaluated object by object: " + evaluated.joined(separator: ", ")
+            return profileHints.createRelationships[plan.mapping.name] ?? evaluatedRelationships(of: plan)
         case .save, .validate:
             return nil
         }
     }
 
-    /// `9,170`: a count with thousands separators, whatever the locale.
-    private static func grouped(_ value: Int) -> String {
-        var digits = String(value)
-        var index = digits.count - 3
-        while index > 0 {
-            digits.insert(",", at: digits.index(digits.startIndex, offsetBy: index))
-            index -= 3
-        }
-        return digits
+    /// The relationship mappings of `plan` that stage 2 evaluates object by object (those stage 1 did not
+    /// write), as a hint; nil when there are none or no source objects.
+    private func evaluatedRelationships(of plan: CompiledEntityMappingPlan) -> String? {
+        guard plan.mapping.sourceEntity.map({ cursor.objectCounts[$0] ?? 0 }) ?? 0 > 0 else { return nil }
+        // Stage 2 has asked for these already: the runtimes keep them.
+        let doneInStageOne = Set(((try? runtimes.stageOneForeignKeys(for: plan)) ?? []).map(\.name))
+        let evaluated = plan.relationships.filter { $0.writesEdges && !doneInStageOne.contains($0.name) }.map(\.name)
+        guard !evaluated.isEmpty else { return nil }
+        return "relationship mappings evaluated object by object: " + evaluated.joined(separator: ", ")
     }
 
     /// The first property of `plan` whose expression walks a to-many relationship for each object
@@ -141,4 +145,12 @@ extension MigrationSession {
         }
         return nil
     }
+}
+
+/// The hints of each entity mapping's stages that the mapping models alone decide, by mapping name.
+struct ProfileHints {
+    var createInstances: [String: String] = [:]
+    var createRelationships: [String: String] = [:]
+    /// A policy's stage 1, for when it runs as an SQL set operation.
+    var runAsSQL: [String: String] = [:]
 }

@@ -23,11 +23,13 @@ enum PolicyCallback: Int, CaseIterable, Sendable {
     }
 }
 
-/// The calls and time of each policy callback in the segment under way: a slot per callback, added to in place
+/// The calls and time of each policy callback in the segment under way: a lane per callback, added to in place
 /// (a callback is timed once per object, so adding must cost next to nothing: no search by name, no allocation).
-struct PolicyCallbackTally {
-    private var calls = [Int](repeating: 0, count: PolicyCallback.allCases.count)
-    private var nanoseconds = [UInt64](repeating: 0, count: PolicyCallback.allCases.count)
+/// The lanes are held inline, not on the heap, so that the profiler can keep a segment's tally as it ends without
+/// allocating, and turn it into ``PolicyCallbackTime``s once the migration is done.
+struct PolicyCallbackTally: Sendable {
+    private var calls = SIMD8<Int>()
+    private var nanoseconds = SIMD8<UInt64>()
 
     /// Adds one call of `callback` that took `nanoseconds`.
     mutating func add(_ callback: PolicyCallback, nanoseconds elapsed: UInt64) {
@@ -37,11 +39,12 @@ struct PolicyCallbackTally {
 
     /// Forgets every call, for the next segment.
     mutating func reset() {
-        for index in calls.indices {
-            calls[index] = 0
-            nanoseconds[index] = 0
-        }
+        calls = SIMD8()
+        nanoseconds = SIMD8()
     }
+
+    /// Whether no callback was called.
+    var isEmpty: Bool { calls == SIMD8() }
 
     /// The callbacks called, by name.
     var times: [PolicyCallbackTime] {

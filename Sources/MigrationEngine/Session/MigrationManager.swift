@@ -105,7 +105,7 @@ public struct MigrationManager: Sendable {
                 closing.start,
                 at: MigrationProfiler.Place(
                     pass: closing.pass, stage: MigrationProgress.Stage.validate.rawValue, work: "closing the stores"),
-                work: MigrationProfiler.Work.none, callbacks: [], hint: { _ in nil })
+                work: MigrationProfiler.Work.none, hint: { nil })
         }
         return report
     }

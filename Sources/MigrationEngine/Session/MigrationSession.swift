@@ -49,6 +49,9 @@ public final class MigrationSession {
     let profiler: MigrationProfiler?
     /// The policy callbacks timed in the segment under way (profiled migrations only).
     var callbackTimes = PolicyCallbackTally()
+    /// The hints of each entity mapping's stages that the model alone decides, worked out before the first pass
+    /// (profiled migrations only).
+    var profileHints = ProfileHints()
 
     init(
         source: Store, destination: Store, passes: [CompiledPass], options: MigrationOptions,
@@ -71,6 +74,7 @@ public final class MigrationSession {
             sourceCounts: cursor.objectCounts)
         self.random = RandomSource(seed: options.seed)
         self.requiredValues = RequiredValueWitness(connection: destination.connection)
+        prepareHints()
     }
 
     // MARK: - For policies

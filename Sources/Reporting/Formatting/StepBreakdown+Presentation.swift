@@ -42,10 +42,14 @@ public enum BreakdownText {
         return lines.map { $0 + "\n" }.joined()
     }
 
-    /// ` 1.  62.1%  766 ms  pass 1 · creating objects · BookToBook — to-many key path …`
+    /// ` 1.  62.1%  766 ms  pass 1 · creating objects · BookToBook — to-many key path …`; where instructions were
+    /// counted (`--instructions`), their number follows the time: `766 ms  1.23G instr`.
     static func line(rank: Int, _ part: BreakdownPart) -> String {
-        pad("\(rank).", 3) + " " + pad(Format.percent(part.share), 6) + "  "
-            + pad(Format.seconds(part.wallSeconds.median), 9) + "  " + part.label
+        let instructions = part.counts[MetricDefinition.instructions.key].map {
+            "  " + pad(Format.compactCount($0.median), 6) + " instr"
+        }
+        return pad("\(rank).", 3) + " " + pad(Format.percent(part.share), 6) + "  "
+            + pad(Format.seconds(part.wallSeconds.median), 9) + (instructions ?? "") + "  " + part.label
             + (part.hint.map { " — \($0)" } ?? "")
     }
 

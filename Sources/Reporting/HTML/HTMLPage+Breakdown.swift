@@ -9,6 +9,8 @@ extension HTMLPage {
         /// `pass 1 · creating objects: 171 ms, 99.8% of it in its parts.`, one per stage.
         let stages: [String]
         let rows: [BreakdownRow]
+        /// Whether any part's instructions were counted (`--instructions`): the column is shown only then.
+        let countsInstructions: Bool
         /// `12 more parts, 0.4% of the step together.`
         let rest: String?
         let statements: [StatementRow]
@@ -28,6 +30,11 @@ extension HTMLPage {
         let objects: String
         let edges: String
         let heapGrowth: String
+        /// The deterministic counts, such as `12.3M`; "—" where not counted (instructions only under
+        /// `--instructions`).
+        let instructions: String
+        let allocations: String
+        let sqliteSteps: String
         /// `createDestinationInstances: 9,170 calls, 194 ms`, one per policy callback.
         let callbacks: [String]
         let hint: String?
@@ -59,6 +66,7 @@ extension HTMLPage.BreakdownView {
         let shown = step.parts.filter { $0.share >= Self.smallestShown }
         let hidden = step.parts.filter { $0.share < Self.smallestShown }
         rows = shown.enumerated().map { HTMLPage.BreakdownRow($1, rank: $0 + 1) }
+        countsInstructions = step.parts.contains { $0.counts[MetricDefinition.instructions.key] != nil }
         rest =
             hidden.isEmpty
             ? nil
@@ -92,6 +100,10 @@ extension HTMLPage.BreakdownRow {
         edges = Format.count(part.edgesMade)
         // A part the phase meter measured (a whole phase, a stage's rest) has no growth of its own: "—".
         heapGrowth = part.heapPeakGrowthBytes.map { Format.bytes($0.median) } ?? "—"
+        let count = { (metric: MetricDefinition) in part.counts[metric.key].map { Format.compactCount($0.median) } }
+        instructions = count(.instructions) ?? "—"
+        allocations = count(.allocations) ?? "—"
+        sqliteSteps = count(.sqliteSteps) ?? "—"
         callbacks = part.callbacks.map { callback in
             "\(callback.callback): \(Format.counted(callback.calls, "call")), "
                 + Format.seconds(callback.seconds.median)

@@ -214,7 +214,9 @@ enum HTMLTemplate {
             <thead><tr><th class="num">#</th><th>Part (stage · entity mapping, or the stage's own work)</th>
               <th>Share of the step</th><th class="num">Wall (min – max)</th><th class="num">CPU</th>
               <th class="num">Rows read</th><th class="num">Objects</th><th class="num">Edges</th>
-              <th class="num">Heap growth</th></tr></thead>
+              <th class="num">Heap growth</th>
+              {{#countsInstructions}}<th class="num">Instructions (callgrind)</th>{{/countsInstructions}}
+              <th class="num">Allocations</th><th class="num">SQLite steps</th></tr></thead>
             <tbody>
             {{#rows}}
             <tr><td class="num">{{rank}}</td>
@@ -223,7 +225,9 @@ enum HTMLTemplate {
               <td class="share"><span class="bar"><span style="width: {{bar}}%"></span></span>{{share}}</td>
               <td class="num">{{wall}}<span class="range">{{wallRange}}</span></td><td class="num">{{cpu}}</td>
               <td class="num">{{rows}}</td><td class="num">{{objects}}</td><td class="num">{{edges}}</td>
-              <td class="num">{{heapGrowth}}</td></tr>
+              <td class="num">{{heapGrowth}}</td>
+              {{#countsInstructions}}<td class="num">{{instructions}}</td>{{/countsInstructions}}
+              <td class="num">{{allocations}}</td><td class="num">{{sqliteSteps}}</td></tr>
             {{/rows}}
             </tbody>
           </table>
