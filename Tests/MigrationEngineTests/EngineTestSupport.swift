@@ -64,26 +64,6 @@ enum Library {
         return path
     }
 
-    /// The store at `source` migrated three ways: streaming with the set operations ("sql"), streaming object
-    /// by object ("rows"), in memory ("memory"); each destination's dump and report, by arm.
-    static func migrateEveryWay(
-        _ source: String, from v1: ModelVersion, to v2: ModelVersion, model: MappingModel, in folder: URL
-    ) throws -> (dumps: [String: [String: [[SQLiteValue]]]], reports: [String: MigrationManager.Report]) {
-        var dumps: [String: [String: [[SQLiteValue]]]] = [:]
-        var reports: [String: MigrationManager.Report] = [:]
-        for (arm, storage, inSQL) in [
-            ("sql", StorageMode.streaming, true), ("rows", .streaming, false), ("memory", .inMemory, true),
-        ] {
-            var options = MigrationOptions(storage: storage)
-            options.rendersRowsInSQL = inSQL
-            let path = folder.appendingPathComponent("\(arm).sqlite").path
-            reports[arm] = try MigrationManager(source: v1, destination: v2, options: options)
-                .migrate(storeAt: source, to: path, mappingModels: [model])
-            dumps[arm] = try Library.dump(path)
-        }
-        return (dumps, reports)
-    }
-
     /// Every row of every table of the store but the metadata, for comparing stores.
     static func dump(_ path: String) throws -> [String: [[SQLiteValue]]] {
         let connection = try Connection(path: path, mode: .readOnly)

@@ -29,8 +29,18 @@ struct PolicySetOperationTests {
         let (v2, model, name) = try Self.model(type: .uuid, filter: filter)
         try SampleModels.withTemporaryFolder { folder in
             let source = try Library.makeStore(in: folder, size: 300)
-            let (dumps, reports) = try Library.migrateEveryWay(
-                source, from: try Library.v1(), to: v2, model: model, in: folder)
+            var dumps: [String: [String: [[SQLiteValue]]]] = [:]
+            var reports: [String: MigrationManager.Report] = [:]
+            for (arm, storage, inSQL) in [
+                ("sql", StorageMode.streaming, true), ("rows", .streaming, false), ("memory", .inMemory, true),
+            ] {
+                var options = MigrationOptions(storage: storage)
+                options.rendersRowsInSQL = inSQL
+                let path = folder.appendingPathComponent("\(arm).sqlite").path
+                reports[arm] = try MigrationManager(source: try Library.v1(), destination: v2, options: options)
+                    .migrate(storeAt: source, to: path, mappingModels: [model])
+                dumps[arm] = try Library.dump(path)
+            }
             #expect(try #require(reports["sql"]).mappingsRunInSQL.contains(name))
             #expect(try #require(reports["rows"]).mappingsRunInSQL.isEmpty)
             #expect(dumps["sql"] == dumps["rows"])

@@ -130,7 +130,7 @@ extension MigrationSession {
         let everythingDone =
             plan.createsRelationshipsByDefault
             && plan.relationships.filter(\.writesEdges).count == doneInStageOne
-        if let sourceEntity = plan.mapping.sourceEntity, try everythingDone || copyRelationshipsInSQL(plan) {
+        if everythingDone, let sourceEntity = plan.mapping.sourceEntity {
             try progress.skip(cursor.objectCounts[sourceEntity] ?? 0)
         } else if let sourceEntity = plan.mapping.sourceEntity,
             let table = associations.table(named: plan.mapping.name)

@@ -57,9 +57,6 @@ public struct MigrationManager: Sendable {
         /// range of keys, rather than object by object (streaming storage, default policy, expressions that
         /// read only the source row).
         public let mappingsRunInSQL: [String]
-        /// The ordered to-many relationships (`mapping.relationship`) written by one `UPDATE … FROM` over the
-        /// attached source, rather than owner by owner.
-        public let relationshipsCopiedInSQL: [String]
     }
 
     /// Checks every mapping model against the two versions and compiles its expressions, before anything runs.
@@ -150,8 +147,7 @@ public struct MigrationManager: Sendable {
                 edgesWritten: session.tally.edgesWritten,
                 objects: objects,
                 associationBytes: session.associations.footprint,
-                mappingsRunInSQL: session.tally.mappingsRunInSQL.sorted(),
-                relationshipsCopiedInSQL: session.tally.relationshipsCopiedInSQL.sorted())
+                mappingsRunInSQL: session.tally.mappingsRunInSQL.sorted())
             closing = profiler.map { ($0.begin(MigrationProfiler.Work.none), passes.count) }
             return report
         } catch {

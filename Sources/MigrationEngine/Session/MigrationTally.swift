@@ -6,6 +6,4 @@ final class MigrationTally {
     var edgesWritten = 0
     /// The entity mappings whose stage 1 ran as ``BulkInstanceCreation``.
     var mappingsRunInSQL: Set<String> = []
-    /// The relationships (`mapping.relationship`) stage 2 wrote as an ``OrderedRelationshipCopy``.
-    var relationshipsCopiedInSQL: Set<String> = []
 }
