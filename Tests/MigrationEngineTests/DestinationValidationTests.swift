@@ -83,4 +83,52 @@ struct DestinationValidationTests {
             }
         }
     }
+
+    /// An index refused for duplicates among another entity's rows of its table: not a duplicate of the
+    /// constrained entity's, yet the index cannot be built. Every other broken rule is still reported; with
+    /// none, the refusal is thrown as ``Store/finishBulkLoad()`` throws it, with the store's path.
+    @Test(arguments: [false, true])
+    func anotherEntitysDuplicatesRefuseTheIndex(otherProblems: Bool) throws {
+        let version = try ModelVersion(
+            name: "V",
+            entities: [
+                Entity(
+                    name: "Item", isAbstract: true,
+                    attributes: [Attribute(name: "code", type: .string, isOptional: true)]),
+                Entity(
+                    name: "Tool", parent: "Item", attributes: [Attribute(name: "label", type: .string)],
+                    uniquenessConstraints: [["code"]]),
+                Entity(name: "Part", parent: "Item"),
+            ])
+        try withTemporaryFolder { folder in
+            let path = folder.appendingPathComponent("s.sqlite").path
+            let store = try Store.create(at: path, version: version)
+            let table = store.layout.table(for: "Tool")
+            let code = table.column(for: "code", of: "Tool", version: version)!.name
+            let label = table.column(for: "label", of: "Tool", version: version)!.name
+            let tool = store.layout.entityNumbers["Tool"]!
+            let part = store.layout.entityNumbers["Part"]!
+            // Tools: codes a and b, distinct; parts: x twice.
+            try store.connection.execute(
+                """
+                INSERT INTO \(table.name) (Z_PK, Z_ENT, Z_OPT, \(code), \(label)) VALUES
+                    (1, \(tool), 1, 'a', \(otherProblems ? "NULL" : "'t'")), (2, \(tool), 1, 'b', 't'),
+                    (3, \(part), 1, 'x', NULL), (4, \(part), 1, 'x', NULL);
+                """)
+            #expect {
+                try DestinationValidation(store: store, entities: ["Item", "Part", "Tool"])
+                    .check(relationships: true, buildingUniqueIndexes: true)
+            } throws: { error in
+                if otherProblems {
+                    let error = try #require(error as? MigrationError)
+                    return error.code == .validation
+                        && error.message.contains("Tool.label is required but nil: 1 object (Z_PK 1)")
+                        && !error.message.contains("must be unique")
+                }
+                let error = try #require(error as? StoreError)
+                return error.code == .sqlite && error.path == path
+                    && error.underlying.map { ResultCode.constraint ~= $0.code } == true
+            }
+        }
+    }
 }

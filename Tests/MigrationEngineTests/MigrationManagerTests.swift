@@ -209,6 +209,34 @@ struct MigrationManagerTests {
         }
     }
 
+    /// Duplicates of a uniqueness constraint, met by the last pass building its unique index, fail the migration
+    /// at validation with the duplicates' message and leave no destination.
+    @Test func duplicatesFailValidationAndLeaveNoDestination() throws {
+        let v1 = try ModelVersion(name: "V1", entities: [SmallLibrary.author, SmallLibrary.book])
+        var book = SmallLibrary.book
+        book.uniquenessConstraints = [["title"]]
+        let v2 = try ModelVersion(name: "V2", entities: [SmallLibrary.author, book])
+        var model = try MappingInference.infer(from: v1, to: v2)
+        let books = model.entityMappings.firstIndex { $0.destinationEntity == "Book" }!
+        let title = model.entityMappings[books].attributeMappings.firstIndex { $0.name == "title" }!
+        model.entityMappings[books].attributeMappings[title].valueExpression = #""same""#
+        try SampleModels.withTemporaryFolder { folder in
+            let source = folder.appendingPathComponent("v1.sqlite").path
+            let dataset = Dataset(seed: 3, objects: ["Author": 0.25, "Book": 1])
+            _ = try StoreGenerator(version: v1, dataset: dataset, size: 20).generate(at: source)
+            let destination = folder.appendingPathComponent("v2.sqlite").path
+            #expect {
+                try MigrationManager(source: v1, destination: v2).migrate(
+                    storeAt: source, to: destination, mappingModels: [model])
+            } throws: { error in
+                let error = try #require(error as? MigrationError)
+                return error.code == .validation && error.stage == .validate
+                    && error.message.contains("Book (title) must be unique: 1 object (Z_PK 1)")
+            }
+            #expect(!FileManager.default.fileExists(atPath: destination))
+        }
+    }
+
     @Test func cancellationRemovesTheDestinationAndLeavesTheSource() throws {
         try SampleModels.withTemporaryFolder { folder in
             let source = try Library.makeStore(in: folder, size: 20_000)

@@ -107,6 +107,10 @@ struct DestinationValidation {
         }
         // After every other rule: once an index has failed, only the tables themselves are read.
         var indexFailed = !buildingUniqueIndexes
+        // An index refused for duplicates that are not its entity's: the index spans its whole table, so a
+        // duplicate among other entities' rows sharing the column is no duplicate of `entity`'s, yet the index
+        // (the finished store's, too) cannot be built.
+        var unexplainedRefusal: SQLiteError?
         for (entity, constraint) in constraints {
             var refusal: SQLiteError?
             if !indexFailed, let statement = layout.uniquenessIndexStatement(of: entity, constraint: constraint) {
@@ -116,14 +120,14 @@ struct DestinationValidation {
             }
             let found = problems.count
             try collectDuplicates(&problems, entity, constraint)
-            // The index spans its whole table: a duplicate among other entities' rows sharing the column is no
-            // duplicate of `entity`'s, yet the index (the finished store's, too) cannot be built.
-            if let refusal, problems.count == found { throw refusal }
+            if let refusal, problems.count == found { unexplainedRefusal = refusal }
         }
         if !problems.isEmpty {
             throw MigrationError(
                 .validation, "the destination breaks its model's rules:\n" + problems.joined(separator: "\n"))
         }
+        // As ``Store/finishBulkLoad()`` would have thrown it, building the same index.
+        if let unexplainedRefusal { throw StoreError(unexplainedRefusal, path: store.path) }
     }
 
     /// SQL for the number of destination objects of `relationship`, per row of `entity`'s table.
