@@ -31,7 +31,8 @@ struct DestinationValidation {
 
     /// Checks the rules; `relationships` also the relationships' counts (once every pass has written its edges).
     ///
-    /// With `buildingUniqueIndexes` (the last pass: no row is written after it), each uniqueness constraint is
+    /// With `buildingUniqueIndexes` (the last pass: only the policies' `end` callbacks run after it, and a
+    /// duplicate one of them writes fails at its write, against the built index), each uniqueness constraint is
     /// proved by building its unique index, which the finished store has anyway (``Store/finishBulkLoad()``
     /// then finds it built) — a sort once, where a `GROUP BY` was a second sort (64 M instructions of the
     /// primary-key-adoption step at 10,000 objects). Only if an index refuses a duplicate are the duplicates
