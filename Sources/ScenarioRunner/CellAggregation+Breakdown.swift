@@ -21,6 +21,8 @@ extension CellAggregation {
 
     /// The part of a step that is the phase meter's own work between its phases.
     static let meterPhase = "the phase meter's own reads"
+    /// The work of a stage's rest: what its phase measured beyond its segments.
+    static let restWork = "unattributed"
 
     private struct Key: Hashable {
         let phase: String
@@ -86,7 +88,7 @@ extension CellAggregation {
             // own, counted here).
             let rest = zip(walls, attributed).map { max($0 - $1, 0) }
             var restPart = stepPart(
-                phase.name, work: "unattributed", wall: Statistic(samples: rest), phase: nil, stepSeconds: wall.median)
+                phase.name, work: Self.restWork, wall: Statistic(samples: rest), phase: nil, stepSeconds: wall.median)
             restPart.counts = restCounts(
                 samplePhases.compactMap { $0[phase.name]?.counts },
                 segments: perSample.map { parts in parts.filter { $0.key.phase == phase.name }.map(\.value) })

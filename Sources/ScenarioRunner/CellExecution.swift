@@ -87,8 +87,16 @@ public struct CellSample: Sendable, Hashable, Codable {
         }
         var complete = fill(&total)
         for index in phases.indices { complete = fill(&phases[index]) && complete }
+        var misplaced = false
         for index in profile?.segments.indices ?? 0..<0 {
-            guard let part = profile?.segments[index].instructionPart else { continue }
+            guard let segment = profile?.segments[index], let part = segment.instructionPart else { continue }
+            // A segment's part must be one of its own stage's phase's parts, or the phase's rest (its parts less its
+            // segments') means nothing: the segment then stays uncounted and the cell's instructions unavailable.
+            let name = CellExecution.phaseName(of: segment)
+            guard phases.contains(where: { $0.name == name && $0.instructionParts?.contains(part) == true }) else {
+                misplaced = true
+                continue
+            }
             profile?.segments[index].instructions = parts[part]
         }
         // Valgrind writes a little more than its parts besides (about 100 to 300 bytes a phase, not the same in
@@ -97,7 +105,9 @@ public struct CellSample: Sendable, Hashable, Codable {
         if let method = countingMethods[written], !dumped.isEmpty {
             countingMethods[written] = method + " under valgrind, its profile parts taken out"
         }
-        if complete {
+        if misplaced {
+            unavailable[key] = "a profiler segment's profile part lies outside its stage's phase"
+        } else if complete {
             countingMethods[key] = method
             unavailable[key] = nil
         } else {
