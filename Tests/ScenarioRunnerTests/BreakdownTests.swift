@@ -73,4 +73,18 @@ struct BreakdownTests {
         #expect(books.rowsRead == first.rowsRead)
         #expect(books.wallSeconds.median < first.wallSeconds.median / 2)
     }
+
+    /// A custom policy that the engine runs as SQL (AssignNewIdentifier, streaming) is hinted as such, though its
+    /// part times its begin and end callbacks: the engine's hint comes before the busiest callback's.
+    @Test func aPolicyRunAsSQLIsHintedSo() throws {
+        let scenario = try ScenarioLoader.load(
+            path: Self.scenarios.appendingPathComponent("primary-key-adoption.yaml").path)
+        let hinted = try Self.cells(scenario, size: 2_000, repetitions: 1).flatMap { cell, _ in
+            (cell.breakdown ?? []).flatMap(\.parts).filter { $0.phase.hasSuffix("creating objects") }
+                .compactMap(\.hint)
+        }
+        #expect(
+            hinted.contains { $0.hasPrefix("policy AssignNewIdentifier run as SQL") && $0.hasSuffix("per object") },
+            "\(hinted)")
+    }
 }

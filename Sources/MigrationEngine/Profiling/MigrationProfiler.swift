@@ -70,7 +70,9 @@ public final class MigrationProfiler: Sendable {
             for (index, tally, policy) in recorded.timedCallbacks {
                 let callbacks = tally.times
                 profile.segments[index].callbacks = callbacks
-                if let busiest = callbacks.max(by: { $0.seconds < $1.seconds }), busiest.seconds > 0 {
+                if profile.segments[index].hint == nil, let busiest = callbacks.max(by: { $0.seconds < $1.seconds }),
+                    busiest.seconds > 0
+                {
                     let calls = Self.grouped(busiest.calls)
                     profile.segments[index].hint =
                         "policy \(policy ?? "its policy"): \(busiest.callback) called \(calls) times"
@@ -152,7 +154,9 @@ public final class MigrationProfiler: Sendable {
         let allocations = heap?.threadAllocations()
         let growth = start.peak.flatMap { peaks?.end($0) }
         let timed = !callbacks.isEmpty
-        let hint = timed ? nil : hint()
+        // The engine's own hint first (a policy run as SQL times its begin and end callbacks all the same); the
+        // busiest callback names the part only where there is none (``profile``).
+        let hint = hint()
         var segment = ProfileSegment(
             step: 0, pass: place.pass, stage: place.stage, mapping: place.mapping, work: place.work,
             wallSeconds: Double(end &- start.instant) * 1e-9,

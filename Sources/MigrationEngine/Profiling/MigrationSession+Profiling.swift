@@ -81,8 +81,8 @@ extension MigrationSession {
         }
     }
 
-    /// Why `plan`'s part of `stage` costs what it does, where the engine knows and no policy callback was timed
-    /// in it (the profiler hints those by their busiest callback): an expression that walks a to-many
+    /// Why `plan`'s part of `stage` costs what it does, where the engine knows (where it does not, the profiler
+    /// hints a part whose policy callbacks were timed by its busiest callback): an expression that walks a to-many
     /// relationship for every object, or rows made one by one where streaming storage could have made them in SQL.
     private func hint(for plan: CompiledEntityMappingPlan, stage: MigrationProgress.Stage) -> String? {
         switch stage {
