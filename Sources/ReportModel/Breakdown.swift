@@ -75,7 +75,7 @@ public struct BreakdownPart: Sendable, Hashable, Codable {
     /// How far the heap grew above the part's start at most; nil when unavailable.
     public var heapPeakGrowthBytes: Statistic?
     /// The deterministic counts measured (allocations, allocated bytes, SQLite steps and pages, and instructions
-    /// when counted: under `--instructions`), keyed by metric; a stage's `unattributed` part carries the stage
+    /// when counted: natively by the hardware counter, under `--instructions` by callgrind), keyed by metric; a stage's `unattributed` part carries the stage
     /// phase's counts less those of its other parts.
     public var counts: [String: Statistic]
     /// A custom policy's callbacks, with their time.

@@ -83,7 +83,9 @@ struct MigrationCellCommand: ParsableCommand {
     ) throws -> BenchmarkSample {
         let heap = currentHeapStatistics()
         // As in 'run', with the breakdown or without (so that the pair differs only in the profiler): the thread's
-        // allocations counted, and the step's peak one of nested peaks, which the profiler's parts share.
+        // allocations counted, and the step's peak one of nested peaks, which the profiler's parts share. Unlike
+        // 'run''s, this profiler has no instruction counter: it leaves out the two counter reads per segment that
+        // 'run' makes where the hardware counter is available.
         let peaks = NestedHeapPeaks(heap: heap)
         heap.trackCallingThread()
         let profiler = breakdown ? MigrationProfiler(heap: heap, peaks: peaks) : nil
