@@ -48,7 +48,7 @@ public struct IntegrityVerifier: Sendable {
     public func verify(
         sourceStoreAt sourcePath: String, destinationStoreAt destinationPath: String
     ) throws(VerificationError) -> VerificationResult {
-        var criticalPath = 0.0
+        var criticalPath: Double?
         return try verify(
             sourceStoreAt: sourcePath, destinationStoreAt: destinationPath, criticalPathCPUSeconds: &criticalPath)
     }
@@ -61,20 +61,22 @@ public struct IntegrityVerifier: Sendable {
     func verify(
         sourceStoreAt sourcePath: String, destinationStoreAt destinationPath: String, rowsPerRange: Int64
     ) throws(VerificationError) -> VerificationResult {
-        var criticalPath = 0.0
+        var criticalPath: Double?
         return try verify(
             sourceStoreAt: sourcePath, destinationStoreAt: destinationPath, rowsPerRange: rowsPerRange,
             criticalPathCPUSeconds: &criticalPath)
     }
 
     /// ``verify(sourceStoreAt:destinationStoreAt:)``, also telling its CPU time along its critical path: the
-    /// calling thread's CPU seconds, plus, in each round of checks, those by which the other thread worked longer.
-    /// It is the time the verification takes on two cores that nothing else uses, and it moves little with the
-    /// machine's load, where wall time on two threads moves a lot (`benchmark engine` gates on it). It does not
-    /// see time spent waiting (for the disk, or for the other thread at the end of a round).
+    /// calling thread's CPU seconds outside the checks (opening the stores, putting the findings together), plus
+    /// the checks' own CPU seconds laid out, in their fixed order, on two workers as two idle cores would take
+    /// them (``SharedChecks/criticalPath(ofRounds:)``). It is a property of the work, not of how the machine's
+    /// load delayed either thread, where wall time on two threads moves a lot (`benchmark engine` gates on it). It
+    /// does not see time spent waiting (for the disk, or for the other thread at the end of a round). Nil when a
+    /// thread's CPU clock could not be read.
     package func verify(
         sourceStoreAt sourcePath: String, destinationStoreAt destinationPath: String,
-        criticalPathCPUSeconds: inout Double
+        criticalPathCPUSeconds: inout Double?
     ) throws(VerificationError) -> VerificationResult {
         try verify(
             sourceStoreAt: sourcePath, destinationStoreAt: destinationPath, rowsPerRange: 150_000,
@@ -83,7 +85,7 @@ public struct IntegrityVerifier: Sendable {
 
     private func verify(
         sourceStoreAt sourcePath: String, destinationStoreAt destinationPath: String, rowsPerRange: Int64,
-        criticalPathCPUSeconds: inout Double
+        criticalPathCPUSeconds: inout Double?
     ) throws(VerificationError) -> VerificationResult {
         let start = SharedChecks.threadCPUSeconds()
         let run = try VerificationRun(
@@ -104,9 +106,16 @@ public struct IntegrityVerifier: Sendable {
                 .init(afterComparisons: true) { $0.checkRequiredValues() },
                 .init { $0.checkCountsAndUniqueness() },
             ])
-        let result = checks.run(on: run, companion: runsOnOneThread ? nil : try VerificationRun(companionOf: run))
-            .result
-        criticalPathCPUSeconds = SharedChecks.threadCPUSeconds() - start + checks.companionExcessSeconds
+        let companion = runsOnOneThread ? nil : try VerificationRun(companionOf: run)
+        let beforeChecks = SharedChecks.threadCPUSeconds()
+        let found = checks.run(on: run, companion: companion)
+        let afterChecks = SharedChecks.threadCPUSeconds()
+        let result = found.result
+        let end = SharedChecks.threadCPUSeconds()
+        criticalPathCPUSeconds = nil
+        if let start, let beforeChecks, let afterChecks, let end, let inChecks = checks.criticalPathSeconds {
+            criticalPathCPUSeconds = (beforeChecks - start) + inChecks + (end - afterChecks)
+        }
         return result
     }
 }

@@ -73,11 +73,12 @@ struct VerifyCommand: ParsableCommand {
             // Measured as the benchmarks measure a migration: the work alone, its peak heap from jemalloc.
             let heap = currentHeapStatistics()
             heap.resetThreadPeak()
-            let clock = ContinuousClock()
-            let start = clock.now
             let verifier = try IntegrityVerifier(
                 source: sourceVersion, destination: destinationVersion, mappingModels: mappings)
-            var cpuSeconds = 0.0
+            // The wall clock starts where the CPU clock does, inside `verify`: both measure the same span.
+            let clock = ContinuousClock()
+            let start = clock.now
+            var cpuSeconds: Double?
             let verdict = try verifier.verify(
                 sourceStoreAt: source, destinationStoreAt: destination, criticalPathCPUSeconds: &cpuSeconds)
             let seconds = (clock.now - start).seconds
@@ -130,8 +131,9 @@ struct VerifyCommand: ParsableCommand {
 struct VerifyReport: Encodable {
     let result: VerificationResult
     let seconds: Double
-    /// CPU seconds along the verification's critical path (see `IntegrityVerifier.verify(…criticalPathCPUSeconds:)`).
-    let cpuSeconds: Double
+    /// CPU seconds along the verification's critical path (see `IntegrityVerifier.verify(…criticalPathCPUSeconds:)`);
+    /// left out of the JSON when a thread's CPU clock could not be read.
+    let cpuSeconds: Double?
     /// The peak heap of the verifying thread, from jemalloc; null when jemalloc is not the allocator.
     let peakHeapBytes: Int?
 
@@ -141,7 +143,7 @@ struct VerifyReport: Encodable {
         try container.encode(result.violations, forKey: .violations)
         try container.encode(result.notChecked, forKey: .notChecked)
         try container.encode(seconds, forKey: .seconds)
-        try container.encode(cpuSeconds, forKey: .cpuSeconds)
+        try container.encodeIfPresent(cpuSeconds, forKey: .cpuSeconds)
         try container.encode(peakHeapBytes, forKey: .peakHeapBytes)
     }
 

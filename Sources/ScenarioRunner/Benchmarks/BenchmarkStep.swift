@@ -90,9 +90,9 @@ public struct BenchmarkSample: Sendable, Hashable, Codable {
     /// True when the child ran under valgrind: its time is valgrind's, not the machine's, and is not judged.
     public var underValgrind: Bool?
     /// CPU seconds of the measured part along its critical path, where the child measures them: a one-thread
-    /// step's CPU time (the process's user and system time), the verifier's calling thread plus, round by round,
-    /// what its second thread worked longer. Unlike wall time on two threads, it moves little with the machine's
-    /// load; nil when not measured.
+    /// step's CPU time (the process's user and system time), the verifier's checks' own CPU times laid out on two
+    /// idle workers in their fixed order, plus its calling thread's time outside them. Unlike wall time on two
+    /// threads, it moves little with the machine's load; nil when not measured or a CPU clock could not be read.
     public var cpuSeconds: Double?
     /// Segments the engine's profiler recorded in the step (`migration-cell --breakdown`); nil when it was not
     /// profiled.
