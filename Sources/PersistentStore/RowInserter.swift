@@ -80,21 +80,27 @@ public final class RowInserter {
     /// Inserts every row of `source` with one `INSERT … SELECT`, nothing bound per value: a source row is the
     /// primary key, then the property values in slot order;
     /// `Z_ENT` and `Z_OPT` 1 are added. The source is read only during the call.
-    public func insertRows(from source: RowSource) throws(SQLiteError) {
+    ///
+    /// `value` gives the SQL written to a column from the SQL reading it from the source; it is asked once, when the
+    /// statement is first prepared, and must answer the same at every call.
+    public func insertRows(
+        from source: RowSource, value: (_ column: String, _ read: String) -> String = { $1 }
+    ) throws(SQLiteError) {
         let insert: Statement
-        if let prepared = sourceInsert { insert = prepared } else { insert = try prepareSourceInsert() }
+        if let prepared = sourceInsert { insert = prepared } else { insert = try prepareSourceInsert(value: value) }
         try insert.bind(source, at: 1)
         defer { insert.clearBindings() }
         try insert.run()
     }
 
-    private func prepareSourceInsert() throws(SQLiteError) -> Statement {
+    private func prepareSourceInsert(value: (String, String) -> String) throws(SQLiteError) -> Statement {
         let connection = statement.connection
         // A source row is read-shaped: its key, then the slots.
         let read = RowShape.read(shape.slots)
         let table = try connection.rowSourceTable(columns: Int32(read.width))
         let values =
-            ["c0", String(entityNumber), "1"] + shape.slots.indices.map { "c\(read.column(ofSlot: $0))" }
+            ["c0", String(entityNumber), "1"]
+            + shape.slots.enumerated().map { value($1, "c\(read.column(ofSlot: $0))") }
         let sql =
             "INSERT INTO \(quoted(tableName)) (\(shape.columnNames.map(quoted).joined(separator: ", "))) SELECT "
             + values.joined(separator: ", ") + " FROM \(table)(?)"

@@ -25,6 +25,16 @@ public enum SQLiteValue: Sendable, Hashable {
         case blob
     }
 
+    /// Whether SQLite holds the value as NULL once bound: NULL, and a real NaN (`sqlite3_bind_double` and
+    /// `sqlite3_result_double` make a NaN NULL).
+    public var isHeldAsNull: Bool {
+        switch self {
+        case .null: true
+        case .real(let number): number.isNaN
+        case .integer, .text, .blob: false
+        }
+    }
+
     /// The value as an SQL literal: `NULL`, digits, text in single quotes with any quote inside doubled, or a
     /// blob as `X'…'` in hexadecimal.
     public var sqlLiteral: String {

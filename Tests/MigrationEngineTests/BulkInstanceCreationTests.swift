@@ -43,7 +43,10 @@ struct BulkInstanceCreationTests {
     }
 
     /// Migrates a fresh V1 store (changed first by `damage`, SQL on the source) in each storage mode.
-    static func migrateBothWays(_ model: MappingModel, damage: String? = nil) throws -> [StorageMode: Outcome] {
+    static func migrateBothWays(
+        _ model: MappingModel, damage: String? = nil, destination: ModelVersion? = nil
+    ) throws -> [StorageMode: Outcome] {
+        let destination = try destination ?? Self.destination()
         var outcomes: [StorageMode: Outcome] = [:]
         try SampleModels.withTemporaryFolder { folder in
             let source = try Library.makeStore(in: folder, size: 400)
@@ -51,7 +54,7 @@ struct BulkInstanceCreationTests {
             for storage in StorageMode.allCases {
                 let path = folder.appendingPathComponent("\(storage.rawValue).sqlite").path
                 let manager = MigrationManager(
-                    source: try Library.v1(), destination: try destination(),
+                    source: try Library.v1(), destination: destination,
                     options: MigrationOptions(storage: storage))
                 do {
                     let report = try manager.migrate(storeAt: source, to: path, mappingModels: [model])
@@ -62,6 +65,18 @@ struct BulkInstanceCreationTests {
             }
         }
         return outcomes
+    }
+
+    /// Each storage mode's error when both failed; else nil, recording that `what` did not fail where it migrated.
+    static func failedBothWays(
+        _ outcomes: [StorageMode: Outcome], _ what: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) -> (bulk: String, rowByRow: String)? {
+        guard case .failed(let bulk) = outcomes[.streaming], case .failed(let rowByRow) = outcomes[.inMemory] else {
+            let migrated = outcomes.filter { $0.value.migrated != nil }.map(\.key.rawValue)
+            Issue.record("\(what) did not fail in \(migrated.sorted())", sourceLocation: sourceLocation)
+            return nil
+        }
+        return (bulk, rowByRow)
     }
 
     @Test(
@@ -145,13 +160,43 @@ struct BulkInstanceCreationTests {
             model.entityMappings[index].attributeMappings.append(PropertyMapping(name: "name", valueExpression: name))
         }
         let outcomes = try Self.migrateBothWays(model, damage: damage)
-        guard case .failed(let bulk) = outcomes[.streaming], case .failed(let rowByRow) = outcomes[.inMemory] else {
-            let migrated = outcomes.filter { $0.value.migrated != nil }.map(\.key.rawValue)
-            Issue.record("\(form): a NULL in a required column did not fail in \(migrated.sorted())")
+        guard let (bulk, rowByRow) = Self.failedBothWays(outcomes, "\(form): a NULL in a required column") else {
             return
         }
         #expect(bulk == rowByRow)
         #expect(bulk.contains("Book.name is required but nil") || bulk.contains("Book.author needs at least 1"))
+    }
+
+    /// A constant SQLite holds as NULL, a real NaN, is tested like NULL itself: a required attribute whose default
+    /// is NaN fails stage 3 as on the row-by-row path. Untested, the streaming migration succeeded, with NULL in
+    /// the column.
+    @Test func aNaNDefaultInARequiredColumnFailsAsOnTheRowPath() throws {
+        var book = try #require(try Self.destination().entity(named: "Book"))
+        book.attributes.append(Attribute(name: "rating", type: .double, defaultValue: .double(.nan)))
+        let destination = try ModelVersion(name: "V2", entities: [Library.author, book])
+        let model = try MappingInference.infer(from: try Library.v1(), to: destination)
+        let outcomes = try Self.migrateBothWays(model, destination: destination)
+        guard let (bulk, rowByRow) = Self.failedBothWays(outcomes, "a NaN default in a required column") else { return }
+        #expect(bulk == rowByRow)
+        #expect(bulk.contains("Book.rating is required but nil"))
+    }
+
+    /// A NULL in a required column written by another path than stage 1's tested statements — here the books'
+    /// rows, made one by one, while the authors' statement tested its rows and met no NULL — fails stage 3 as
+    /// on the row-by-row path: the witness proves nothing once the destination changed rows it did not count.
+    @Test func aNullWrittenOutsideTheTestedStatementsFails() throws {
+        var model = try Self.mapping(code: #""ISBN-" + string($source.pages)"#)
+        let index = model.entityMappings.firstIndex { $0.destinationEntity == "Book" }!
+        model.entityMappings[index].attributeMappings.removeAll { $0.name == "name" }
+        model.entityMappings[index].attributeMappings.append(
+            PropertyMapping(name: "name", valueExpression: "$source.author.name"))
+        let outcomes = try Self.migrateBothWays(model, damage: "UPDATE ZBOOK SET ZAUTHOR = NULL WHERE Z_PK = 7")
+        guard let (bulk, rowByRow) = Self.failedBothWays(outcomes, "a NULL written by the row path") else { return }
+        #expect(bulk == rowByRow)
+        #expect(bulk.contains("Book.name is required but nil"))
+        // The authors' statement did test its rows: the books alone went row by row.
+        let clean = try #require(try Self.migrateBothWays(model)[.streaming]?.migrated)
+        #expect(clean.report.mappingsRunInSQL == ["AuthorToAuthor"])
     }
 
     /// An expression that reads past the source row keeps its mapping on the row-by-row path.

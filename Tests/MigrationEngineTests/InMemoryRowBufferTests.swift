@@ -17,7 +17,8 @@ struct InMemoryRowBufferTests {
             let authors = try DestinationWriter(
                 store: store, entity: "Author", keys: TableKeys(preserving: true, next: 1))
             let books = try DestinationWriter(store: store, entity: "Book", keys: TableKeys(preserving: true, next: 1))
-            let buffer = InMemoryRowBuffer(chunkSize: 96)
+            let buffer = InMemoryRowBuffer(
+                destination: store, witness: RequiredValueWitness(connection: store.connection), chunkSize: 96)
             var expectedAuthors: [Int64: [SQLiteValue]] = [:]
             var expectedBooks: [Int64: [SQLiteValue]] = [:]
             func object(_ key: Int64) -> ObjectID { ObjectID(side: .destination, entity: 1, primaryKey: key) }

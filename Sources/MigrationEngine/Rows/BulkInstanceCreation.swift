@@ -116,12 +116,14 @@ final class BulkInstanceCreation {
             }
         }
         // Each required column's value tested for NULL (``RequiredValueWitness``), unless it is a constant
-        // other than NULL.
+        // SQLite does not hold as NULL (a real NaN it does).
         let required = Set(
             DestinationValidation.requiredColumns(of: writer.entity, in: session.destination).map(\.column))
         let shape = writer.inserter.shape
         for (slot, column) in shape.slots.enumerated() where required.contains(column) {
-            if policyColumns?.sql[column] == nil, case .value(let value) = runtime.row.slots[slot], value != .null {
+            if policyColumns?.sql[column] == nil, case .value(let value) = runtime.row.slots[slot],
+                !value.isHeldAsNull
+            {
                 continue
             }
             values[shape.prefix.count + slot] = RequiredValueWitness.tested(values[shape.prefix.count + slot])

@@ -37,14 +37,17 @@ final class DestinationObjects {
     /// layout walks the hierarchy for them, once per relationship set.
     private var numberRanges: [String: ClosedRange<Int>] = [:]
 
-    init(destination: Store, primaryKeys: PrimaryKeyAllocator, storage: StorageMode, tally: MigrationTally) {
+    init(
+        destination: Store, primaryKeys: PrimaryKeyAllocator, storage: StorageMode, tally: MigrationTally,
+        requiredValues: RequiredValueWitness
+    ) {
         self.destination = destination
         self.destinationVersion = destination.version
         self.primaryKeys = primaryKeys
         self.tally = tally
         switch storage {
         case .streaming: self.rows = StreamingRowBuffer()
-        case .inMemory: self.rows = InMemoryRowBuffer()
+        case .inMemory: self.rows = InMemoryRowBuffer(destination: destination, witness: requiredValues)
         }
     }
 

@@ -7,7 +7,8 @@ import SQLiteDatabase
 /// payload per value, no object per row — so that a million rows cost their bytes and little more.
 ///
 /// The save hands SQLite each run of rows of one writer as a table (``HeldRunReader``), which one
-/// `INSERT … SELECT` writes: no value is bound, and SQLite does per row only what inserting it takes.
+/// `INSERT … SELECT` writes: no value is bound, and SQLite does per row only what inserting it takes. Each
+/// required column's value is tested for NULL as it is written (``RequiredValueWitness``).
 final class InMemoryRowBuffer: RowBuffer, RowSink {
     /// Rows held one after the other for the same writer (an index into `writers`).
     fileprivate struct Run {
@@ -38,10 +39,14 @@ final class InMemoryRowBuffer: RowBuffer, RowSink {
     /// The rows changed after they were held, decoded.
     private var changed: [RowPosition: [SQLiteValue]] = [:]
     private var edges: [PendingEdge] = []
+    private let destination: Store
+    private let witness: RequiredValueWitness
 
-    /// A buffer keeping rows in chunks of `chunkSize` bytes (see ``EncodedRows``).
-    init(chunkSize: Int = 1 << 17) {
+    /// A buffer of rows for `destination`, kept in chunks of `chunkSize` bytes (see ``EncodedRows``).
+    init(destination: Store, witness: RequiredValueWitness, chunkSize: Int = 1 << 17) {
         encoded = EncodedRows(chunkSize: chunkSize)
+        self.destination = destination
+        self.witness = witness
     }
 
     var savesAtPassEnd: Bool { true }
@@ -108,11 +113,24 @@ final class InMemoryRowBuffer: RowBuffer, RowSink {
         if let openRun { runs.append(openRun) }
         openRun = nil
         let reader = HeldRunReader(rows: encoded, changed: changed)
+        try witness.registerFunction()
+        defer { witness.removeFunction() }
+        // Each writer's required columns, and whether its statement writes them all (a column it does not
+        // write would be NULL untested).
+        let required = writers.map {
+            Set(DestinationValidation.requiredColumns(of: $0.entity, in: destination).map(\.column))
+        }
         // Runs in the order their rows were made; one statement for each.
         for run in runs {
             let writer = writers[Int(run.writer)]
+            let columns = required[Int(run.writer)]
             reader.select(first: run.first, count: run.count, values: writer.template.count)
-            try writer.inserter.insertRows(from: reader)
+            try writer.inserter.insertRows(from: reader) { column, value in
+                columns.contains(column) ? RequiredValueWitness.tested(value) : value
+            }
+            if columns.isSubset(of: writer.inserter.shape.slots) {
+                witness.rowsTested += Int64(destination.connection.changes)
+            }
         }
         for edge in edges { try edge.write() }
         writers = []

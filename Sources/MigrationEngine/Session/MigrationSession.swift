@@ -67,13 +67,14 @@ public final class MigrationSession {
         let primaryKeys = try PrimaryKeyAllocator(source: source, destination: destination, passes: passes)
         self.cursor = SourceCursor(source: source, objectCounts: try source.objectCounts())
         self.associations = Associations(source: source, destination: destination)
+        self.requiredValues = RequiredValueWitness(connection: destination.connection)
         self.objects = DestinationObjects(
-            destination: destination, primaryKeys: primaryKeys, storage: options.storage, tally: tally)
+            destination: destination, primaryKeys: primaryKeys, storage: options.storage, tally: tally,
+            requiredValues: requiredValues)
         self.runtimes = MappingRuntimes(
             source: source, destination: destination, objects: objects, associations: associations,
             sourceCounts: cursor.objectCounts)
         self.random = RandomSource(seed: options.seed)
-        self.requiredValues = RequiredValueWitness(connection: destination.connection)
         prepareHints()
     }
 
