@@ -159,6 +159,11 @@ struct ModelCheckerTests {
             let versions = example.storeVersions ?? example.versions.count - 1
             #expect(outcome.check.steps.count { $0.origin == $0.from } == versions)
             #expect(example.exitCode != 0 || outcome.check.steps.allSatisfy { $0.outcome == .passed })
+            // A step that ran, failed or not, is a migration's time, not the check's own overhead: the migrations'
+            // seconds are exactly their steps' seconds.
+            #expect(outcome.check.steps.filter { $0.outcome == .failed }.allSatisfy { $0.seconds != nil })
+            let stepsSeconds = outcome.check.steps.compactMap(\.seconds).reduce(0, +)
+            #expect(abs(outcome.stepSeconds - stepsSeconds) < 1e-9, "\(outcome.stepSeconds) vs \(stepsSeconds)")
         }
     }
 
