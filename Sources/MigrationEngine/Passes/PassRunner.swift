@@ -20,8 +20,13 @@ extension MigrationSession {
         // stage 3: its BEGIN is a segment there (6 SQLite steps, all a stage 3 may take when it has no rows to
         // scan).
         let begin = index > 0 ? beginSegment() : nil
+        // The BEGIN's or the COMMIT's segment while it is open: a transaction that fails there closes it unrecorded,
+        // as `profiled` does for the stages' segments.
+        var open = begin
+        defer { abandonSegment(open) }
         try destination.connection.transaction(.immediate) {
             endSegment(begin, pass: index - 1, .validate, work: "beginning the next pass")
+            open = nil
             // Stage 1: destination instances, mapping after mapping.
             for plan in pass.mappings {
                 enter(plan)
@@ -78,7 +83,9 @@ extension MigrationSession {
             }
             currentMapping = nil
             commit = beginSegment()
+            open = commit
         }
+        open = nil
         endSegment(commit, pass: index, .validate, work: "committing")
         if rows.savesAtPassEnd {
             // sqlite.org/pragma.html#pragma_shrink_memory: "causes the database connection on which it is invoked

@@ -28,6 +28,11 @@ extension MigrationSession {
         return profiler?.begin(profiledWork)
     }
 
+    /// Closes the segment begun at `start` without recording it (nothing when nil): the work in it failed.
+    func abandonSegment(_ start: MigrationProfiler.Start?) {
+        if let profiler, let start { profiler.abandon(start) }
+    }
+
     /// Records the segment begun at `start` (nothing when nil: the migration is not profiled).
     func endSegment(
         _ start: MigrationProfiler.Start?, pass: Int, _ stage: MigrationProgress.Stage,
