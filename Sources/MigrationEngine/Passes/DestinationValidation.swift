@@ -235,4 +235,14 @@ final class RequiredValueWitness {
 
     /// `value`, the SQL of a required column's value, tested for NULL.
     static func tested(_ value: String) -> String { "coalesce(\(value), \(nullFunction)())" }
+
+    /// The required columns of `writer`'s rows in `store` (``DestinationValidation/requiredColumns(of:in:)``), and
+    /// whether its row shape writes them all: a required column a statement does not write would be NULL untested,
+    /// so its rows count as tested only then.
+    static func requiredColumns(
+        of writer: DestinationWriter, in store: Store
+    ) -> (columns: Set<String>, allWritten: Bool) {
+        let columns = Set(DestinationValidation.requiredColumns(of: writer.entity, in: store).map(\.column))
+        return (columns, columns.isSubset(of: writer.inserter.shape.slots))
+    }
 }

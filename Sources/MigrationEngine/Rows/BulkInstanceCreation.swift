@@ -117,8 +117,7 @@ final class BulkInstanceCreation {
         }
         // Each required column's value tested for NULL (``RequiredValueWitness``), unless it is a constant
         // SQLite does not hold as NULL (a real NaN it does).
-        let required = Set(
-            DestinationValidation.requiredColumns(of: writer.entity, in: session.destination).map(\.column))
+        let (required, allWritten) = RequiredValueWitness.requiredColumns(of: writer, in: session.destination)
         let shape = writer.inserter.shape
         for (slot, column) in shape.slots.enumerated() where required.contains(column) {
             if policyColumns?.sql[column] == nil, case .value(let value) = runtime.row.slots[slot],
@@ -128,8 +127,7 @@ final class BulkInstanceCreation {
             }
             values[shape.prefix.count + slot] = RequiredValueWitness.tested(values[shape.prefix.count + slot])
         }
-        // A column the statement does not write would be NULL untested.
-        self.testsRequiredColumns = required.isSubset(of: shape.slots)
+        self.testsRequiredColumns = allWritten
         // In a CASE, so that the filter sees only rows of its own entity, whatever order SQLite tests terms in.
         let entityNumber = source.entityNumbers[sourceEntity]!
         let filterClause =

@@ -115,20 +115,16 @@ final class InMemoryRowBuffer: RowBuffer, RowSink {
         let reader = HeldRunReader(rows: encoded, changed: changed)
         try witness.registerFunction()
         defer { witness.removeFunction() }
-        // Each writer's required columns, and whether its statement writes them all (a column it does not
-        // write would be NULL untested).
-        let required = writers.map {
-            Set(DestinationValidation.requiredColumns(of: $0.entity, in: destination).map(\.column))
-        }
+        let required = writers.map { RequiredValueWitness.requiredColumns(of: $0, in: destination) }
         // Runs in the order their rows were made; one statement for each.
         for run in runs {
             let writer = writers[Int(run.writer)]
-            let columns = required[Int(run.writer)]
+            let (columns, allWritten) = required[Int(run.writer)]
             reader.select(first: run.first, count: run.count, values: writer.template.count)
             try writer.inserter.insertRows(from: reader) { column, value in
                 columns.contains(column) ? RequiredValueWitness.tested(value) : value
             }
-            if columns.isSubset(of: writer.inserter.shape.slots) {
+            if allWritten {
                 witness.rowsTested += Int64(destination.connection.changes)
             }
         }
